@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { GENDER_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from './limits';
+
+/** The exact texts of spec §5; the server answers with them and the web shows them. */
+export const accountMessages = {
+  usernameTaken: 'Username unavailable',
+  usernameInvalid: 'Invalid username',
+  emailTaken: 'Email address unavailable',
+  emailInvalid: 'Invalid email address',
+  zipcodeInvalid: 'Invalid zipcode',
+  zipcodeUnknown: 'Zipcode unavailable',
+  dobInvalid: 'Invalid date of birth',
+  tooYoung: 'Age 12+ required',
+  passwordInvalid: 'Password must be 6-20 characters: letters, digits or ? ! @ # $ % ^ & * ( ) + =',
+  genderInvalid: 'Gender must be at most 20 characters',
+  loginRequired: 'Username and password are required',
+  badCredentials: 'Incorrect username or password',
+} as const;
+
+export const usernameSchema = z
+  .string()
+  .min(USERNAME_MIN, accountMessages.usernameInvalid)
+  .max(USERNAME_MAX, accountMessages.usernameInvalid)
+  .regex(/^[A-Za-z0-9_]+$/, accountMessages.usernameInvalid);
+
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN, accountMessages.passwordInvalid)
+  .max(PASSWORD_MAX, accountMessages.passwordInvalid)
+  .regex(/^[A-Za-z0-9?!@#$%^&*()+=]+$/, accountMessages.passwordInvalid);
+
+export const emailSchema = z.string().max(254, accountMessages.emailInvalid).email(accountMessages.emailInvalid);
+
+export const zipcodeSchema = z.string().regex(/^\d{5}$/, accountMessages.zipcodeInvalid);
+
+/** A calendar date written YYYY-MM-DD that exists (no 2023-02-29). Age is checked by rules/age. */
+export const dateOfBirthSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, accountMessages.dobInvalid)
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s && d.getUTCFullYear() >= 1900;
+  }, accountMessages.dobInvalid);
+
+export const genderSchema = z.string().trim().min(1).max(GENDER_MAX, accountMessages.genderInvalid);
+
+export const checkFields = ['username', 'email', 'zipcode', 'DoB'] as const;
+export type CheckField = (typeof checkFields)[number];
+
+/** Text fields of POST /api/register (multipart or urlencoded); profile_img is a file part. */
+export const registrationSchema = z.object({
+  username: usernameSchema,
+  password: passwordSchema,
+  email: emailSchema,
+  zipcode: zipcodeSchema,
+  date_of_birth: dateOfBirthSchema,
+  gender: genderSchema.optional(),
+});
+export type Registration = z.infer<typeof registrationSchema>;
+
+export const loginSchema = z.object({
+  username: z.string({ error: accountMessages.loginRequired }).min(1, accountMessages.loginRequired).max(100),
+  password: z.string({ error: accountMessages.loginRequired }).min(1, accountMessages.loginRequired).max(100),
+});
+
+export const zipcodeCheckResultSchema = z.object({ name: z.string() });
+
+export const joinedCommunitySchema = z.object({ name: z.string(), img: z.string() });
+
+export const profileSchema = z.object({
+  username: z.string(),
+  name: z.array(z.string()),
+  joined_communities: z.record(z.string(), joinedCommunitySchema),
+  profile_img: z.string(),
+  isPrivate: z.boolean(),
+  /** Present only when the viewer may see it (the owner, or anyone for a public profile). */
+  geo_group: z.string().optional(),
+  /** True when the viewer is the profile's owner. */
+  isOwner: z.boolean(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+export const profileVisibilitySchema = z.object({ private_profile: z.boolean() });

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { gameSchema } from './games';
+
+export const endpointSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'Unknown community');
+
+export const communityCardSchema = z.object({
+  endpoint: z.string(),
+  name: z.string(),
+  image: z.string(),
+  categories: z.array(z.string()),
+  members: z.number().int(),
+});
+export type CommunityCard = z.infer<typeof communityCardSchema>;
+
+export const categoryGroupSchema = z.object({
+  /** null renders as 'Community Categories'. */
+  name: z.string().nullable(),
+  categories: z.array(z.string()),
+});
+
+export const communitySearchSchema = z.object({
+  categories: z.array(categoryGroupSchema),
+  communities: z.array(communityCardSchema),
+});
+export type CommunitySearch = z.infer<typeof communitySearchSchema>;
+
+export const joinedListItemSchema = z.object({ endpoint: z.string(), name: z.string(), img: z.string() });
+export const joinedListSchema = z.array(joinedListItemSchema);
+export type JoinedList = z.infer<typeof joinedListSchema>;
+
+export const communitySchema = communityCardSchema.extend({
+  /** Ids of the community's games. */
+  games: z.array(z.string()),
+  /** The games themselves, for the ongoing / upcoming / recent lists. */
+  game_list: z.array(gameSchema),
+  series: z.array(z.object({ endpoint: z.string(), name: z.string(), image: z.string() })),
+  /** endpoint -> name of communities whose members play this community's games as teams. */
+  subcommunities: z.record(z.string(), z.string()),
+  joined: z.boolean(),
+  description: z.string(),
+});
+export type Community = z.infer<typeof communitySchema>;

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+
+export const gameStates = ['closed', 'open', 'standby', 'results', 'complete'] as const;
+export const gameStateSchema = z.enum(gameStates);
+export type GameState = z.infer<typeof gameStateSchema>;
+
+export const gameStatuses = ['ongoing', 'upcoming', 'recent', 'past'] as const;
+export const gameStatusSchema = z.enum(gameStatuses);
+export type GameStatus = z.infer<typeof gameStatusSchema>;
+
+export const questionKinds = ['vote', 'guess', 'predict'] as const;
+export const questionKindSchema = z.enum(questionKinds);
+export type QuestionKind = z.infer<typeof questionKindSchema>;
+
+export const uuidSchema = z.string().uuid('Unknown game');
+
+export const scheduleSchema = z.object({
+  open: z.string(),
+  standby: z.string(),
+  complete: z.string(),
+});
+export type Schedule = z.infer<typeof scheduleSchema>;
+
+export const seriesRefSchema = z.object({ endpoint: z.string(), name: z.string(), image: z.string() });
+
+export const gameSchema = z.object({
+  uuid: z.string(),
+  /** Falls back to the series name when the game has none of its own. */
+  name: z.string(),
+  image: z.string(),
+  series: seriesRefSchema,
+  community: z.object({ endpoint: z.string(), name: z.string() }),
+  schedule: scheduleSchema,
+  synchronous: z.boolean(),
+  state: gameStateSchema,
+  status: gameStatusSchema,
+  participants: z.number().int(),
+  /** endpoint -> name; empty when the game has no subcommunities. */
+  subcommunities: z.record(z.string(), z.string()),
+  groups: z.object({ age: z.array(z.string()), geo: z.array(z.string()), community: z.array(z.string()) }),
+  /** Number of questions. */
+  question_count: z.number().int(),
+});
+export type Game = z.infer<typeof gameSchema>;
+
+export const seriesSchema = z.object({
+  endpoint: z.string(),
+  name: z.string(),
+  image: z.string(),
+  description: z.string(),
+  community: z.object({ endpoint: z.string(), name: z.string() }),
+  games: z.array(gameSchema),
+});
+export type Series = z.infer<typeof seriesSchema>;
+
+export const choiceSchema = z.object({ text: z.string(), image: z.string().nullable(), i: z.number().int() });
+export const sliderSchema = z.object({
+  min: z.number(),
+  max: z.number(),
+  step: z.number().positive(),
+  unit: z.string(),
+});
+export type Slider = z.infer<typeof sliderSchema>;
+
+export const questionItemSchema = z.object({
+  type: questionKindSchema,
+  i: z.number().int(),
+  question: z.object({
+    text: z.string(),
+    image: z.string().nullable(),
+    choices: z.array(choiceSchema),
+    slider: sliderSchema.nullable(),
+  }),
+});
+export type QuestionItem = z.infer<typeof questionItemSchema>;
+
+export const savedAnswerSchema = z.object({
+  choice: z.string().nullable(),
+  choice_i: z.number().int().nullable(),
+  number_answer: z.number().nullable(),
+});
+export type SavedAnswer = z.infer<typeof savedAnswerSchema>;
+
+export const participationSchema = z.object({
+  entry: z.object({
+    subcommunity: z.object({ endpoint: z.string(), name: z.string() }).nullable(),
+    rank: z.number().int().nullable(),
+    score: z.number().nullable(),
+    questions: z.array(questionItemSchema),
+  }),
+  /** Keyed by question index. */
+  answers: z.record(z.string(), savedAnswerSchema),
+});
+export type Participation = z.infer<typeof participationSchema>;
+
+export const enterGameSchema = z.object({ subcommunity: z.string().max(64).nullable().optional() });
+
+export const answerPayloadSchema = z.object({
+  question_i: z.number().int().min(0),
+  choice_i: z.number().int().min(0).nullable(),
+  number_answer: z.number().finite().nullable(),
+  subcommunity: z.string().max(64).nullable().optional(),
+});
+export type AnswerPayload = z.infer<typeof answerPayloadSchema>;
+export const answerResultSchema = z.object({ choice_i: z.number().int().nullable(), number_answer: z.number().nullable() });
+
+export const playerRowSchema = z.object({
+  img: z.string(),
+  /** Head-to-heads against the viewer: negative 'N on you', positive 'N below you'; null for the viewer. */
+  hths: z.number().int().nullable(),
+  pvt: z.boolean(),
+  s: z.number(),
+  r: z.number().int(),
+  p: z.number(),
+  cr: z.number().int().nullable(),
+  /** Subcommunity endpoint the player represents, if any. */
+  c: z.string().nullable(),
+});
+export type PlayerRow = z.infer<typeof playerRowSchema>;
+
+export const communityRowSchema = z.object({
+  name: z.string(),
+  img: z.string(),
+  a: z.number(),
+  r: z.number().int(),
+  c: z.number().int(),
+});
+export type CommunityRow = z.infer<typeof communityRowSchema>;
+
+export const leaderboardQuerySchema = z.object({
+  p: z.coerce.number().int('Invalid page').min(1, 'Invalid page').max(1_000_000, 'Invalid page').default(1),
+  bycommunity: z.enum(['0', '1']).optional(),
+});
+
+export const rangeBucketSchema = z.object({ min: z.number(), max: z.number(), ct: z.number().int(), per: z.number() });
+export const questionStatsSchema = z.object({
+  /** choice text -> count and percent; null when the group is too small to show. */
+  choices: z.record(z.string(), z.object({ ct: z.number().int(), per: z.number() })),
+  ranges: z.array(rangeBucketSchema),
+  correct_choices: z.array(z.string()),
+  correct_numbers: z.array(z.number()),
+  /** Answers counted; 0 with withheld=true when the filtered group has fewer than the minimum. */
+  n: z.number().int(),
+  withheld: z.boolean(),
+});
+export type QuestionStats = z.infer<typeof questionStatsSchema>;
+
+export const questionStatsResponseSchema = z.object({
+  questions: z.array(questionItemSchema),
+  stats: z.array(questionStatsSchema),
+});
+export const statsQuerySchema = z.object({
+  age: z.string().max(20).optional(),
+  geo: z.string().max(100).optional(),
+  community: z.string().max(64).optional(),
+});
+
+export const communityRankSchema = z.object({
+  s: z.number(),
+  a: z.number(),
+  r: z.number().int().nullable(),
+  p: z.number().nullable(),
+  games: z.number().int(),
+});
+export type CommunityRank = z.infer<typeof communityRankSchema>;
+
+export const playGamesSchema = z.array(gameSchema);

@@ -1,0 +1,5 @@
+export * from './accounts';
+export * from './communities';
+export * from './games';
+export * from './limits';
+export * from './live';
