@@ -1,5 +1,5 @@
-import { differenceInYears } from 'date-fns';
 import { MIN_AGE } from '@hunch/contract';
+import { differenceInYears } from 'date-fns';
 
 /**
  * Whole years between a YYYY-MM-DD birth date and `today` (both read as calendar dates in UTC).

@@ -1,1 +1,5 @@
 export * from './age';
+export * from './game-state';
+export * from './points';
+export * from './ranking';
+export * from './statistics';

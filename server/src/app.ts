@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { accountRoutes } from './accounts/account-routes';
+import { installSessions } from './accounts/sessions';
+import type { AppContext } from './app-context';
+import { imageKinds } from './assets/images';
+import { communityRoutes } from './communities/community-routes';
+import { appSecret } from './db/app-secrets';
+import { installErrorHandler } from './http/error-handler';
+import { profileRoutes } from './profiles/profile-routes';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Builds the HTTP app without listening: main.ts listens, tests call app.inject(). */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  installErrorHandler(app);
+
+  // One secret per database, so every server process signs and checks the same cookies.
+  await app.register(fastifyCookie, { secret: await appSecret(ctx.db, 'cookie') });
+  await app.register(fastifyCsrf, {
+    cookieOpts: { signed: true, httpOnly: true, sameSite: 'lax', path: '/' },
+    getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (UNSAFE.has(request.method) && request.url.startsWith('/api/')) app.csrfProtection(request, reply, done);
+    else done();
+  });
+  await app.register(fastifyFormbody);
+  await app.register(fastifyMultipart);
+  installSessions(app, ctx.db);
+
+  accountRoutes(app, ctx);
+  profileRoutes(app, ctx);
+  communityRoutes(app, ctx);
+
+  for (const [i, kind] of imageKinds.entries()) {
+    await app.register(fastifyStatic, {
+      root: path.join(ctx.uploadsDir, kind),
+      prefix: `/assets/${kind}/`,
+      decorateReply: i === 0,
+      index: false,
+      maxAge: '1h',
+    });
+  }
+  const webDist = ctx.config.webDist;
+  if (webDist && existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, prefix: '/', decorateReply: false, wildcard: false });
+    // The single-page app owns every other GET path; the API and assets keep their 404s.
+    app.setNotFoundHandler((request, reply) => {
+      if (request.method === 'GET' && !/^\/(api|assets|socket\.io)\//.test(request.url)) {
+        return reply.type('text/html; charset=utf-8').sendFile('index.html', webDist);
+      }
+      return reply.code(404).type('text/plain; charset=utf-8').send(`No such page: ${request.method} ${request.url.split('?')[0]}`);
+    });
+  }
+  return app;
+}

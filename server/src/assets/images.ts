@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { HttpError } from '../http/http-error';
+
+/** Folders under DATA_DIR/uploads, served at /assets/{kind}/. */
+export const imageKinds = ['users', 'communities', 'games', 'questions'] as const;
+export type ImageKind = (typeof imageKinds)[number];
+
+export const DEFAULT_IMAGE = '_.jpg';
+// A decompression bomb (a tiny PNG that claims 50k x 50k pixels) is refused before decoding.
+const MAX_INPUT_PIXELS = 40_000_000;
+const SIZES: Record<ImageKind, { width: number; height: number }> = {
+  users: { width: 256, height: 256 },
+  communities: { width: 640, height: 360 },
+  games: { width: 640, height: 360 },
+  questions: { width: 640, height: 360 },
+};
+
+export const imageDir = (uploadsDir: string, kind: ImageKind) => path.join(uploadsDir, kind);
+
+/**
+ * Checks an upload by its bytes (JPEG or PNG only, whatever its name or declared type says),
+ * then re-encodes it as a fresh JPEG: resized, rotated upright, all metadata (EXIF, GPS) dropped.
+ */
+export async function reencodeUpload(bytes: Buffer, kind: ImageKind): Promise<Buffer> {
+  const notAnImage = new HttpError(400, 'The image must be a JPEG or PNG picture');
+  let format: string | undefined;
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    format = meta.format;
+    if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
+      throw new HttpError(400, 'The image has too many pixels (40 megapixels at most)');
+    }
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    throw notAnImage;
+  }
+  if (format !== 'jpeg' && format !== 'png') throw notAnImage;
+  const { width, height } = SIZES[kind];
+  try {
+    return await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize(width, height, { fit: 'cover' })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 85, mozjpeg: true })
+      .toBuffer();
+  } catch {
+    throw new HttpError(400, 'The image could not be read; it may be damaged');
+  }
+}
+
+/** Writes atomically (temp file, then rename) so a crash never leaves half an image. */
+export async function storeImage(uploadsDir: string, kind: ImageKind, jpeg: Buffer, name = `${randomUUID()}.jpg`) {
+  const dir = imageDir(uploadsDir, kind);
+  await mkdir(dir, { recursive: true });
+  const tmp = path.join(dir, `.${name}.tmp`);
+  await writeFile(tmp, jpeg);
+  await rename(tmp, path.join(dir, name));
+  return name;
+}
+
+export async function removeImage(uploadsDir: string, kind: ImageKind, name: string | null | undefined) {
+  if (!name || name === DEFAULT_IMAGE || name.includes('/')) return;
+  await rm(path.join(imageDir(uploadsDir, kind), name), { force: true });
+}
+
+const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A generated picture: a colour gradient with a large glyph, for defaults and demo content. */
+export async function badgeImage(label: string, hue: number, kind: ImageKind): Promise<Buffer> {
+  const { width, height } = SIZES[kind];
+  const glyph = escapeXml(label.slice(0, 2));
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="hsl(${hue},70%,58%)"/><stop offset="1" stop-color="hsl(${(hue + 50) % 360},75%,38%)"/>
+    </linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>
+    <circle cx="${width * 0.85}" cy="${height * 0.15}" r="${height * 0.35}" fill="white" fill-opacity="0.12"/>
+    <text x="50%" y="50%" dy="0.35em" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif"
+      font-weight="700" font-size="${Math.round(height * 0.42)}" fill="white">${glyph}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+/** Makes sure every kind has its default `_.jpg`. */
+export async function ensureDefaultImages(uploadsDir: string): Promise<void> {
+  for (const kind of imageKinds) {
+    const file = path.join(imageDir(uploadsDir, kind), DEFAULT_IMAGE);
+    const exists = await stat(file).then(
+      () => true,
+      () => false,
+    );
+    if (exists) continue;
+    const jpeg =
+      kind === 'users'
+        ? await sharp(
+            Buffer.from(
+              `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" fill="#dfe4ea"/><circle cx="128" cy="100" r="48" fill="#a4b0be"/><ellipse cx="128" cy="230" rx="88" ry="70" fill="#a4b0be"/></svg>`,
+            ),
+          )
+            .jpeg()
+            .toBuffer()
+        : await badgeImage('H', 210, kind);
+    await storeImage(uploadsDir, kind, jpeg, DEFAULT_IMAGE);
+  }
+}

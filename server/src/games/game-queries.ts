@@ -1,0 +1,71 @@
+import type { Game } from '@hunch/contract';
+import { AGE_BRACKETS, gameStateAt, gameStatusAt } from '@hunch/rules';
+import type { Queryable } from '../db/database';
+
+interface GameRow {
+  uuid: string;
+  name: string | null;
+  image: string | null;
+  open_at: Date;
+  standby_at: Date;
+  complete_at: Date;
+  synchronous: boolean;
+  scored: boolean;
+  series_endpoint: string;
+  series_name: string;
+  series_image: string;
+  community_endpoint: string;
+  community_name: string;
+  participants: number;
+  question_count: number;
+  subcommunities: [string, string][] | null;
+}
+
+const GAME_SELECT = `
+  SELECT g.id::text AS uuid, g.name, g.image, g.open_at, g.standby_at, g.complete_at, g.synchronous,
+         (g.scored_at IS NOT NULL) AS scored,
+         s.endpoint AS series_endpoint, s.name AS series_name, s.image AS series_image,
+         c.endpoint AS community_endpoint, c.name AS community_name,
+         (SELECT count(*)::int FROM participations p WHERE p.game_id = g.id) AS participants,
+         (SELECT count(*)::int FROM questions q WHERE q.game_id = g.id) AS question_count,
+         (SELECT json_agg(json_build_array(sc.endpoint, sc.name) ORDER BY sc.name)
+            FROM game_subcommunities gs JOIN communities sc ON sc.id = gs.community_id
+           WHERE gs.game_id = g.id) AS subcommunities
+    FROM games g
+    JOIN series s ON s.id = g.series_id
+    JOIN communities c ON c.id = s.community_id`;
+
+function presentGame(row: GameRow, now: Date): Game {
+  const schedule = {
+    open: new Date(row.open_at).toISOString(),
+    standby: new Date(row.standby_at).toISOString(),
+    complete: new Date(row.complete_at).toISOString(),
+  };
+  const subcommunities = Object.fromEntries(row.subcommunities ?? []);
+  return {
+    uuid: row.uuid,
+    name: row.name ?? row.series_name,
+    image: row.image ?? row.series_image,
+    series: { endpoint: row.series_endpoint, name: row.series_name, image: row.series_image },
+    community: { endpoint: row.community_endpoint, name: row.community_name },
+    schedule,
+    synchronous: row.synchronous,
+    state: gameStateAt(schedule, now, row.scored),
+    status: gameStatusAt(schedule, now, row.scored),
+    participants: row.participants,
+    subcommunities,
+    groups: { age: [...AGE_BRACKETS], geo: [], community: Object.keys(subcommunities) },
+    question_count: row.question_count,
+  };
+}
+
+/** Games matching a SQL condition on g/s/c (with $1.. params), newest schedule first. */
+export async function loadGames(db: Queryable, where: string, params: unknown[], now: Date): Promise<Game[]> {
+  const { rows } = await db.query<GameRow>(`${GAME_SELECT} WHERE ${where} ORDER BY g.open_at DESC`, params);
+  return rows.map((r) => presentGame(r, now));
+}
+
+export async function loadGame(db: Queryable, uuid: string, now: Date): Promise<Game | undefined> {
+  const [game] = await loadGames(db, 'g.id = $1::uuid', [uuid], now);
+  return game;
+}

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import { buildApp } from './app';
+import type { AppContext } from './app-context';
+import { ensureDefaultImages } from './assets/images';
+import { loadConfig } from './config';
+import { DataDirLockedError } from './db/data-dir-lock';
+import { migrate } from './db/migrate';
+import { openDatabase } from './db/open-database';
+import { seedDemoIfEmpty } from './seed/demo-seed';
+import { attachRealtime } from './realtime/realtime';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    database = await openDatabase(config);
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { db } = database;
+  await migrate(db);
+  const uploadsDir = path.join(config.dataDir, 'uploads');
+  await ensureDefaultImages(uploadsDir);
+  const ctx: AppContext = { db, config, uploadsDir, now: () => new Date() };
+  if (config.seedDemo) await seedDemoIfEmpty(ctx);
+
+  const app = await buildApp(ctx);
+  const realtime = await attachRealtime(app, ctx);
+  await app.listen({ port: config.port, host: config.host });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await realtime.close();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

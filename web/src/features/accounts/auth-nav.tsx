@@ -1,0 +1,20 @@
+import { NavItem } from '../../app/nav-link';
+
+/** The upper navigation of /login and /register (spec §2). */
+export function AuthNav() {
+  return (
+    <header className="top-bar">
+      <span className="brand" aria-hidden="true">
+        Hunch
+      </span>
+      <nav aria-label="Account" className="tabs">
+        <NavItem to="/login" exact className="tab">
+          Login
+        </NavItem>
+        <NavItem to="/register" exact className="tab">
+          Sign Up
+        </NavItem>
+      </nav>
+    </header>
+  );
+}

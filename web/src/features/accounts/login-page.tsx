@@ -1,0 +1,86 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { errorText } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { useDocumentTitle } from '../../shared/use-document-title';
+import { logIn } from './account-api';
+import { AuthNav } from './auth-nav';
+import { returnTarget } from './return-target';
+
+export function LoginPage() {
+  useDocumentTitle();
+  const id = useId();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+
+  const login = useMutation({
+    mutationFn: () => logIn(username, password),
+    onSuccess: async (profile) => {
+      // Whatever was cached belonged to the anonymous visitor (joined flags, ranks...).
+      await queryClient.cancelQueries();
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.profile[0] });
+      queryClient.setQueryData(queryKeys.profile, profile);
+      navigate(returnTarget(params.get('returnto')), { replace: true });
+    },
+  });
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!login.isPending) login.mutate();
+  };
+
+  return (
+    <>
+      <AuthNav />
+      <section className="page page-narrow auth-page">
+        <h1>Log in to Hunch</h1>
+        {login.isError && (
+          <h2 className="pink-heading" role="alert">
+            {errorText(login.error)}
+          </h2>
+        )}
+        <form className="card form" onSubmit={onSubmit} aria-label="Log in">
+          <div className="field">
+            <label htmlFor={`${id}-username`}>Username</label>
+            <input
+              id={`${id}-username`}
+              name="username"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-password`}>Password</label>
+            <input
+              id={`${id}-password`}
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </div>
+          <button className="button button-primary button-block" type="submit" disabled={login.isPending}>
+            Log In
+          </button>
+        </form>
+        <p className="auth-switch">
+          New to Hunch? <Link to="/register">Create an account</Link>
+        </p>
+        <p className="note">
+          Forgot your password? E-mail <a href="mailto:support@hunch.example">support@hunch.example</a> from
+          your account's address and we will help you back in.
+        </p>
+      </section>
+    </>
+  );
+}
