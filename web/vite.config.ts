@@ -12,6 +12,8 @@ export default defineConfig({
   plugins: [react()],
   build: {
     outDir: 'dist',
+    // /assets/* belongs to the server's images (communities, users, games); bundles go elsewhere.
+    assetsDir: 'static',
     emptyOutDir: true,
   },
   server: {

@@ -3,3 +3,4 @@ export * from './communities';
 export * from './games';
 export * from './limits';
 export * from './live';
+export * from './hosting';

@@ -65,7 +65,7 @@ export async function ensureGeoCommunity(db: Queryable, group: GeoGroup, uploads
   const id = rows[0]!.id;
   await db.query(
     `INSERT INTO category_groups (name, position)
-     SELECT $1::text, 1 WHERE NOT EXISTS (SELECT 1 FROM category_groups WHERE name = $1)`,
+     SELECT $1::text, 99 WHERE NOT EXISTS (SELECT 1 FROM category_groups WHERE name = $1)`,
     [GEO_CATEGORY_GROUP],
   );
   await db.query(

@@ -29,7 +29,7 @@ export function communityRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/community_search', async (request) => {
     const { c } = parseOr400(searchQuerySchema, request.query);
     const groups = await db.query<{ name: string | null; categories: string[] }>(
-      `SELECT g.name, array_agg(cat.name ORDER BY cat.position, cat.name) AS categories
+      `SELECT g.name, array_agg(cat.name ORDER BY cat.name) AS categories
          FROM category_groups g JOIN categories cat ON cat.group_id = g.id
         GROUP BY g.id, g.name, g.position ORDER BY g.position, g.id`,
     );

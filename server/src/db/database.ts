@@ -4,6 +4,8 @@
  */
 export interface Queryable {
   query<T = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: T[] }>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(text: string): Promise<void>;
 }
 
 export interface Db extends Queryable {

@@ -21,7 +21,7 @@ export async function migrate(db: Db): Promise<string[]> {
     for (const file of files) {
       if (done.has(file)) continue;
       const sql = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
-      await tx.query(sql);
+      await tx.exec(sql);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
       applied.push(file);
     }

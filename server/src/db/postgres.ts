@@ -30,6 +30,9 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       const res = await pool.query(text, params as unknown[] | undefined);
       return { rows: res.rows as T[] };
     },
+    async exec(text: string) {
+      await pool.query(text);
+    },
     async transaction(fn) {
       const client = await pool.connect();
       try {
@@ -38,6 +41,9 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
           async query<T>(text: string, params?: readonly unknown[]) {
             const res = await client.query(text, params as unknown[] | undefined);
             return { rows: res.rows as T[] };
+          },
+          async exec(text: string) {
+            await client.query(text);
           },
         });
         await client.query('COMMIT');

@@ -27,11 +27,16 @@ export type RequestBody = { json: unknown } | { form: FormData } | undefined;
 let csrfToken: Promise<string> | null = null;
 
 function isTokenAnswer(value: unknown): value is { token: string } {
-  return typeof value === 'object' && value !== null && typeof (value as { token?: unknown }).token === 'string';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { token?: unknown }).token === 'string'
+  );
 }
 
 async function fetchCsrfToken(): Promise<string> {
-  const res = await fetch('/api/csrf', { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  const res = await fetch('/api/csrf', {
+    credentials: 'same-origin',
+    headers: { accept: 'application/json' },
+  });
   if (!res.ok) throw new ApiError(res.status, (await res.text()) || res.statusText);
   const body: unknown = await res.json();
   if (!isTokenAnswer(body)) throw new ApiError(500, 'Unexpected answer from the server.');
@@ -84,7 +89,12 @@ export async function errorFrom(res: Response): Promise<ApiError> {
 }
 
 /** A call whose success answer is JSON of a known contract shape. */
-export async function apiJson<T>(method: HttpMethod, path: string, schema: Parser<T>, body?: RequestBody): Promise<T> {
+export async function apiJson<T>(
+  method: HttpMethod,
+  path: string,
+  schema: Parser<T>,
+  body?: RequestBody,
+): Promise<T> {
   const res = await send(method, path, body);
   if (!res.ok) throw await errorFrom(res);
   return schema.parse(await res.json());

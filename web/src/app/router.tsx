@@ -1,4 +1,4 @@
-import { Navigate, createBrowserRouter } from 'react-router';
+import { createBrowserRouter, Navigate } from 'react-router';
 import { LoginPage } from '../features/accounts/login-page';
 import { ProfilePage } from '../features/accounts/profile-page';
 import { RegisterPage } from '../features/accounts/register-page';

@@ -1,7 +1,7 @@
 import {
+  accountMessages,
   type CheckField,
   type Profile,
-  accountMessages,
   profileSchema,
   profileVisibilitySchema,
   zipcodeCheckResultSchema,

@@ -23,7 +23,13 @@ export function genderValue({ choice, specified }: GenderChoice): string {
   return choice === SPECIFY ? specified.trim() : choice;
 }
 
-export function GenderField({ value, onChange }: { value: GenderChoice; onChange: (next: GenderChoice) => void }) {
+export function GenderField({
+  value,
+  onChange,
+}: {
+  value: GenderChoice;
+  onChange: (next: GenderChoice) => void;
+}) {
   const id = useId();
   return (
     <fieldset className="field radio-group">

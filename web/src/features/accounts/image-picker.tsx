@@ -9,7 +9,13 @@ export function isAcceptedImage(file: File): boolean {
 }
 
 /** The optional profile image of the registration form, with a preview of the chosen file. */
-export function ImagePicker({ file, onChange }: { file: File | null; onChange: (file: File | null) => void }) {
+export function ImagePicker({
+  file,
+  onChange,
+}: {
+  file: File | null;
+  onChange: (file: File | null) => void;
+}) {
   const id = useId();
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<string | null>(null);

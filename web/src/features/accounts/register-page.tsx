@@ -1,6 +1,6 @@
 import {
-  type CheckField,
   accountMessages,
+  type CheckField,
   dateOfBirthSchema,
   emailSchema,
   FIELD_CHECK_DEBOUNCE_MS,
@@ -25,7 +25,9 @@ import { ImagePicker } from './image-picker';
 import { type FieldState, type LocalCheck, useFieldCheck, useLocalFieldCheck } from './use-field-check';
 
 /** A contract schema as a local check: its first issue message, or null when the value passes. */
-function schemaCheck(schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } } }): LocalCheck {
+function schemaCheck(schema: {
+  safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } };
+}): LocalCheck {
   return (value) => {
     const result = schema.safeParse(value);
     return result.success ? null : (result.error?.issues[0]?.message ?? 'Invalid value');
@@ -37,7 +39,8 @@ const checks: Record<CheckField | 'password', LocalCheck> = {
   email: schemaCheck(emailSchema),
   zipcode: schemaCheck(zipcodeSchema),
   DoB: (value) =>
-    schemaCheck(dateOfBirthSchema)(value) ?? (isOldEnough(value, new Date()) ? null : accountMessages.tooYoung),
+    schemaCheck(dateOfBirthSchema)(value) ??
+    (isOldEnough(value, new Date()) ? null : accountMessages.tooYoung),
   password: schemaCheck(passwordSchema),
 };
 

@@ -37,7 +37,8 @@ export function useFieldCheck(field: CheckField, value: string, localCheck: Loca
   // Still typing (or empty): a previous verdict no longer applies to what is in the box.
   if (value === '' || settled !== value) return IDLE;
   if (localError !== null) return { status: 'invalid', message: localError };
-  if (check.isError) return { status: 'invalid', message: 'Could not check this right now. Please try again.' };
+  if (check.isError)
+    return { status: 'invalid', message: 'Could not check this right now. Please try again.' };
   if (!check.data) return { status: 'checking', message: 'Checking…' };
   return { status: check.data.ok ? 'valid' : 'invalid', message: check.data.message };
 }

@@ -1,0 +1,17 @@
+// `npm start`: builds the web app if it has not been built yet, then runs the server in this
+// process's place (signals reach it directly, so Ctrl-C and SIGTERM shut it down cleanly).
+import { execSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+if (!existsSync(path.join(root, 'web/dist/index.html'))) {
+  console.log('Building the web app (first start only)...');
+  execSync('npm run build -w web', { cwd: root, stdio: 'inherit' });
+}
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

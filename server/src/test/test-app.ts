@@ -1,0 +1,114 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app';
+import type { AppContext } from '../app-context';
+import { ensureDefaultImages } from '../assets/images';
+import { loadConfig } from '../config';
+import { type DbKind, openTestDb } from './test-db';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** The app's clock: tests set it to move through a game's schedule. */
+  clock: { now: Date };
+  client(): TestClient;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(kind: DbKind): Promise<TestApp> {
+  const db = await openTestDb(kind);
+  const uploadsDir = await mkdtemp(path.join(tmpdir(), 'hunch-uploads-'));
+  await ensureDefaultImages(uploadsDir);
+  const clock = { now: new Date() };
+  const config = { ...loadConfig({}), logLevel: 'silent', webDist: undefined, dataDir: uploadsDir };
+  const ctx: AppContext = { db, config, uploadsDir, now: () => clock.now };
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    clock,
+    client: () => new TestClient(app),
+    async close() {
+      await app.close();
+      await db.close();
+      await rm(uploadsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+type Body = { json?: unknown; form?: Record<string, string>; multipart?: { body: Buffer; contentType: string } };
+
+/** A browser stand-in: keeps cookies, fetches and sends the CSRF token like the web app does. */
+export class TestClient {
+  private cookies = new Map<string, string>();
+  private csrf: string | undefined;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  get loggedIn(): boolean {
+    return this.cookies.has('hunch_session');
+  }
+
+  async request(
+    method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+    url: string,
+    body: Body = {},
+    opts: { csrf?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (method !== 'GET' && opts.csrf !== false) {
+      if (!this.csrf) this.csrf = (await this.request('GET', '/api/csrf')).json<{ token: string }>().token;
+      headers['x-csrf-token'] = this.csrf;
+    }
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    let payload: string | Buffer | undefined;
+    if (body.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body.json);
+    } else if (body.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      payload = new URLSearchParams(body.form).toString();
+    } else if (body.multipart) {
+      headers['content-type'] = body.multipart.contentType;
+      payload = body.multipart.body;
+    }
+    const res = await this.app.inject({ method, url, headers, payload });
+    for (const c of res.cookies as { name: string; value: string; expires?: Date; maxAge?: number }[]) {
+      const expired = c.value === '' || (c.expires && c.expires.getTime() < Date.now()) || c.maxAge === 0;
+      if (expired) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    return res;
+  }
+
+  get = (url: string) => this.request('GET', url);
+  put = (url: string, body?: Body) => this.request('PUT', url, body);
+  post = (url: string, body?: Body) => this.request('POST', url, body);
+  delete = (url: string) => this.request('DELETE', url);
+}
+
+/** Builds a multipart body by hand, so tests control every byte (wrong types, huge files). */
+export function multipart(
+  fields: Record<string, string>,
+  file?: { field: string; filename: string; contentType: string; data: Buffer },
+): { body: Buffer; contentType: string } {
+  const boundary = `----hunch${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}

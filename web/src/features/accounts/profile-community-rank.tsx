@@ -1,0 +1,92 @@
+import { type CommunityRank, communityRankSchema, type Profile } from '@hunch/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useSearchParams } from 'react-router';
+import { apiJson, isApiError } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+
+/** GET /api/community_rank; 404 (no games yet, or nothing to rank) means "show nothing". */
+async function fetchRank(community: string, username: string): Promise<CommunityRank | null> {
+  try {
+    const path = `/api/community_rank/${encodeURIComponent(community)}?u=${encodeURIComponent(username)}`;
+    return await apiJson('GET', path, communityRankSchema);
+  } catch (err) {
+    if (isApiError(err, 404)) return null;
+    throw err;
+  }
+}
+
+function RankFacts({ rank }: { rank: CommunityRank }) {
+  if (rank.games === 0) return <p className="empty">No completed games in this community yet.</p>;
+  return (
+    <dl className="rank-facts">
+      <div>
+        <dt>Total score</dt>
+        <dd>{rank.s.toLocaleString('en-US')}</dd>
+      </div>
+      <div>
+        <dt>Average score</dt>
+        <dd>{rank.a.toLocaleString('en-US', { maximumFractionDigits: 2 })}</dd>
+      </div>
+      <div>
+        <dt>Rank</dt>
+        <dd>{rank.r ?? '–'}</dd>
+      </div>
+      <div>
+        <dt>Percentile</dt>
+        <dd>{rank.p === null ? '–' : rank.p.toFixed(2)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The community select of the profile page (query param c) and the rank in the chosen one. */
+export function ProfileCommunityRank({ profile }: { profile: Profile }) {
+  const id = useId();
+  const [params, setParams] = useSearchParams();
+  const communities = Object.entries(profile.joined_communities);
+  const wanted = params.get('c');
+  const selected = communities.find(([endpoint]) => endpoint === wanted)?.[0] ?? communities[0]?.[0] ?? null;
+
+  const rank = useQuery({
+    queryKey: queryKeys.communityRank(selected ?? '', profile.username),
+    queryFn: () => fetchRank(selected ?? '', profile.username),
+    enabled: selected !== null,
+  });
+
+  if (communities.length === 0) {
+    return (
+      <section className="card profile-communities" aria-labelledby={`${id}-heading`}>
+        <h2 id={`${id}-heading`} className="section-heading">
+          Communities
+        </h2>
+        <p className="empty">No communities joined.</p>
+      </section>
+    );
+  }
+
+  const choose = (endpoint: string) => {
+    const next = new URLSearchParams(params);
+    next.set('c', endpoint);
+    setParams(next, { replace: true });
+  };
+
+  return (
+    <section className="card profile-communities" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className="section-heading">
+        Communities
+      </h2>
+      <div className="field">
+        <label htmlFor={`${id}-community`}>Community</label>
+        <select id={`${id}-community`} value={selected ?? ''} onChange={(e) => choose(e.target.value)}>
+          {communities.map(([endpoint, c]) => (
+            <option key={endpoint} value={endpoint}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {rank.data && <RankFacts rank={rank.data} />}
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { PROFILE_IMAGE_MAX_BYTES, type Profile } from '@hunch/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { errorText } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { bumpImageVersion } from '../../shared/image-version';
+import { setProfileVisibility, uploadProfileImage } from './account-api';
+import { IMAGE_ACCEPT, isAcceptedImage } from './image-picker';
+
+const UPLOAD_CONFIRM = 'Upload new profile image? This will replace your old one.';
+
+/** The owner's edit controls: visibility (saved as soon as it is picked) and a new profile image. */
+export function ProfileEdit({ profile }: { profile: Profile }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [fileError, setFileError] = useState<string | null>(null);
+
+  const visibility = useMutation({
+    mutationFn: setProfileVisibility,
+    onSuccess: (_, isPrivate) => {
+      queryClient.setQueryData<Profile | null>(queryKeys.profile, (p) => (p ? { ...p, isPrivate } : p));
+      return queryClient.invalidateQueries({ queryKey: queryKeys.profile });
+    },
+  });
+
+  const upload = useMutation({
+    mutationFn: uploadProfileImage,
+    onSuccess: (updated) => {
+      bumpImageVersion();
+      if (updated) queryClient.setQueryData(queryKeys.profile, updated);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.profile });
+    },
+  });
+
+  const onFile = (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    // Clearing the input lets the same file be picked again after a cancel or an error.
+    input.value = '';
+    if (!file) return;
+    if (!isAcceptedImage(file)) return setFileError('Choose a JPEG or PNG image.');
+    if (file.size > PROFILE_IMAGE_MAX_BYTES) return setFileError('That image is too large (5 MB at most).');
+    setFileError(null);
+    if (window.confirm(UPLOAD_CONFIRM)) upload.mutate(file);
+  };
+
+  const shownPrivate = visibility.isPending ? visibility.variables : profile.isPrivate;
+  const uploadMessage = fileError ?? (upload.isError ? errorText(upload.error) : null);
+
+  return (
+    <div className="card profile-edit">
+      <fieldset className="field radio-group">
+        <legend>Profile visibility</legend>
+        <div className="radio-options">
+          {[
+            { label: 'Public', value: false },
+            { label: 'Private', value: true },
+          ].map((option) => (
+            <label key={option.label} className="radio">
+              <input
+                type="radio"
+                name={`${id}-visibility`}
+                checked={shownPrivate === option.value}
+                disabled={visibility.isPending}
+                onChange={() => visibility.mutate(option.value)}
+              />
+              <span>{option.label}</span>
+            </label>
+          ))}
+        </div>
+        {visibility.isError && (
+          <p className="form-error" role="alert">
+            {errorText(visibility.error)}
+          </p>
+        )}
+      </fieldset>
+      <div className="field">
+        <label htmlFor={`${id}-image`}>Upload profile image</label>
+        <input
+          id={`${id}-image`}
+          type="file"
+          accept={IMAGE_ACCEPT}
+          disabled={upload.isPending}
+          aria-invalid={uploadMessage !== null}
+          aria-describedby={`${id}-image-message`}
+          onChange={(e) => onFile(e.currentTarget)}
+        />
+        <p className="field-message" id={`${id}-image-message`} aria-live="polite">
+          {upload.isPending ? 'Uploading…' : upload.isSuccess ? 'Profile image updated.' : uploadMessage}
+        </p>
+      </div>
+    </div>
+  );
+}

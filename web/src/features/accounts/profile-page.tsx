@@ -1,0 +1,130 @@
+import type { Profile } from '@hunch/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { userImageUrl } from '../../api/asset-urls';
+import { errorText, isApiError } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { useImageVersion } from '../../shared/image-version';
+import { Loading } from '../../shared/loading';
+import { useDocumentTitle } from '../../shared/use-document-title';
+import { useWindowHeight } from '../../shared/use-window-height';
+import { fetchProfileOf, logOut } from './account-api';
+import { ProfileCommunityRank } from './profile-community-rank';
+import { ProfileEdit } from './profile-edit';
+import { useProfile } from './use-profile';
+
+function ProfileNav() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const logout = useMutation({
+    mutationFn: logOut,
+    onSuccess: () => {
+      // Nothing cached belongs to the next visitor.
+      queryClient.clear();
+      queryClient.setQueryData(queryKeys.profile, null);
+      navigate('/login', { replace: true });
+    },
+  });
+  return (
+    <header className="top-bar">
+      <span className="brand" aria-hidden="true">
+        Hunch
+      </span>
+      <nav aria-label="Profile" className="tabs">
+        <button type="button" className="tab" onClick={() => logout.mutate()} disabled={logout.isPending}>
+          Log out
+        </button>
+      </nav>
+      {logout.isError && (
+        <p className="form-error top-bar-error" role="alert">
+          {errorText(logout.error)}
+        </p>
+      )}
+    </header>
+  );
+}
+
+function ProfileView({ profile }: { profile: Profile }) {
+  const [editing, setEditing] = useState(false);
+  const imageVersion = useImageVersion();
+  const hidden = profile.isPrivate && !profile.isOwner;
+  const displayName = profile.name.join(' ').trim();
+
+  return (
+    <>
+      <section className="card profile-header">
+        <img
+          className="avatar avatar-large"
+          src={userImageUrl(profile.profile_img, profile.isOwner ? imageVersion : undefined)}
+          alt={`Avatar of ${profile.username}`}
+        />
+        <div className="profile-header-body">
+          <h1 className="profile-username">{profile.username}</h1>
+          {displayName && <p className="profile-name">{displayName}</p>}
+          {profile.geo_group && <p className="profile-geo">Geo-group: {profile.geo_group}</p>}
+          <p className={profile.isPrivate ? 'badge' : 'badge badge-joined'}>
+            {profile.isPrivate ? 'Private profile' : 'Public profile'}
+          </p>
+        </div>
+        {profile.isOwner && (
+          <button
+            type="button"
+            className={editing ? 'button button-primary' : 'button button-secondary'}
+            onClick={() => setEditing((e) => !e)}
+          >
+            {editing ? 'Confirm' : 'Edit Profile'}
+          </button>
+        )}
+      </section>
+      {profile.isOwner && editing && <ProfileEdit profile={profile} />}
+      {hidden ? <p className="note">This profile is private.</p> : <ProfileCommunityRank profile={profile} />}
+    </>
+  );
+}
+
+/** Another user's profile (?u=); an unknown user goes back to the viewer's own profile (spec §2). */
+function OtherProfile({ username }: { username: string }) {
+  const other = useQuery({
+    queryKey: queryKeys.otherProfile(username),
+    queryFn: () => fetchProfileOf(username),
+  });
+  if (other.isPending) return <Loading label="Loading profile…" />;
+  if (other.isError) {
+    if (isApiError(other.error)) return <Navigate to="/profile" replace />;
+    return (
+      <p className="form-error" role="alert">
+        {errorText(other.error)}
+      </p>
+    );
+  }
+  return <ProfileView profile={other.data} />;
+}
+
+/** /profile[?u=username][&c=community]: logged-out visitors go to /login (spec §2). */
+export function ProfilePage() {
+  const profile = useProfile();
+  const [params] = useSearchParams();
+  const height = useWindowHeight();
+  const wanted = params.get('u');
+  const isOwn = !wanted || wanted.toLowerCase() === profile?.username.toLowerCase();
+  useDocumentTitle(isOwn ? 'Profile' : (wanted ?? 'Profile'));
+
+  if (profile === null) return <Navigate to="/login" replace />;
+
+  return (
+    // Spec §2: the page is exactly the window's inner height; its content scrolls inside it.
+    <div className="profile-page" style={{ height }}>
+      <ProfileNav />
+      <div className="page page-narrow profile-content">
+        {profile === undefined ? (
+          <Loading label="Loading profile…" />
+        ) : isOwn ? (
+          <ProfileView profile={profile} />
+        ) : (
+          <OtherProfile username={wanted} />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { Link, useLocation } from 'react-router';
+import { errorText } from '../../api/client';
+import { loginLinkFor } from '../accounts/return-target';
+import { useProfile } from '../accounts/use-profile';
+import { useMembership } from './community-api';
+import { nameInSentence } from './community-text';
+
+interface MembershipButtonProps {
+  endpoint: string;
+  name: string;
+  joined: boolean;
+}
+
+/** Join / leave (spec §2, §4): leaving erases the member's data there, so it is confirmed first. */
+export function MembershipButton({ endpoint, name, joined }: MembershipButtonProps) {
+  const profile = useProfile();
+  const { pathname } = useLocation();
+  const membership = useMembership(endpoint);
+  const shown = nameInSentence(name);
+
+  if (profile === undefined) return null;
+  if (profile === null) {
+    return (
+      <Link className="button button-primary" to={loginLinkFor(pathname)}>
+        {`Log in to join ${shown}`}
+      </Link>
+    );
+  }
+
+  const onClick = () => {
+    if (membership.isPending) return;
+    if (joined) {
+      const sure = window.confirm(
+        `Leave ${shown}? Your answers, scores and rankings in this community will be erased.`,
+      );
+      if (!sure) return;
+    }
+    membership.mutate(!joined);
+  };
+
+  let label = joined ? `Leave ${shown}` : `Join ${shown}`;
+  if (membership.isPending) label = membership.variables ? 'Joining...' : 'Leaving...';
+
+  return (
+    <div className="membership">
+      <button
+        type="button"
+        className={joined ? 'button button-secondary' : 'button button-primary'}
+        onClick={onClick}
+        disabled={membership.isPending}
+      >
+        {label}
+      </button>
+      {membership.isError && (
+        <p className="form-error" role="alert">
+          {errorText(membership.error)}
+        </p>
+      )}
+    </div>
+  );
+}
