@@ -54,15 +54,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     });
   }
   const webDist = ctx.config.webDist;
-  if (webDist && existsSync(path.join(webDist, 'index.html'))) {
+  const hasWeb = !!webDist && existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
     await app.register(fastifyStatic, { root: webDist, prefix: '/', decorateReply: false, wildcard: false });
-    // The single-page app owns every other GET path; the API and assets keep their 404s.
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method === 'GET' && !/^\/(api|assets|socket\.io)\//.test(request.url)) {
-        return reply.type('text/html; charset=utf-8').sendFile('index.html', webDist);
-      }
-      return reply.code(404).type('text/plain; charset=utf-8').send(`No such page: ${request.method} ${request.url.split('?')[0]}`);
-    });
   }
+  // The single-page app owns every other GET path; the API and assets keep plain-text 404s.
+  app.setNotFoundHandler((request, reply) => {
+    if (hasWeb && request.method === 'GET' && !/^\/(api|assets|socket\.io)\//.test(request.url)) {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html', webDist);
+    }
+    return reply
+      .code(404)
+      .type('text/plain; charset=utf-8')
+      .send(`No such page: ${request.method} ${request.url.split('?')[0]}`);
+  });
   return app;
 }

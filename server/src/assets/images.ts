@@ -28,7 +28,8 @@ export async function reencodeUpload(bytes: Buffer, kind: ImageKind): Promise<Bu
   const notAnImage = new HttpError(400, 'The image must be a JPEG or PNG picture');
   let format: string | undefined;
   try {
-    const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    // Reading the header decodes no pixels, so it is safe before the size check.
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     format = meta.format;
     if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_INPUT_PIXELS) {
       throw new HttpError(400, 'The image has too many pixels (40 megapixels at most)');

@@ -28,7 +28,4 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).type('text/plain; charset=utf-8').send('Something went wrong on our side. Please try again.');
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).type('text/plain; charset=utf-8').send(`No such page: ${request.method} ${request.url.split('?')[0]}`),
-  );
 }

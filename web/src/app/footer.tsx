@@ -1,6 +1,7 @@
 import { userImageUrl } from '../api/asset-urls';
 import { useProfile } from '../features/accounts/use-profile';
 import { useImageVersion } from '../shared/image-version';
+import { SafeImg } from '../shared/safe-img';
 import { LoginIcon, PeopleIcon, PlayIcon } from './icons';
 import { NavItem } from './nav-link';
 
@@ -27,7 +28,7 @@ export function Footer() {
         )}
         {profile && (
           <NavItem to="/profile" className="footer-link" label="Profile">
-            <img className="footer-avatar" src={userImageUrl(profile.profile_img, imageVersion)} alt="" />
+            <SafeImg className="footer-avatar" src={userImageUrl(profile.profile_img, imageVersion)} alt="" />
             <span aria-hidden="true">Profile</span>
           </NavItem>
         )}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { userImageUrl } from '../../api/asset-urls';
+import { SafeImg } from '../../shared/safe-img';
 
 export const IMAGE_ACCEPT = 'image/png,image/jpeg';
 
@@ -32,7 +33,7 @@ export function ImagePicker({
 
   return (
     <div className="field image-picker">
-      <img className="avatar avatar-large" src={preview ?? userImageUrl(null)} alt="" />
+      <SafeImg className="avatar avatar-large" src={preview ?? userImageUrl(null)} alt="" />
       <div className="image-picker-controls">
         <label htmlFor={id}>Profile image (optional)</label>
         <input

@@ -14,9 +14,13 @@ export function ProfileEdit({ profile }: { profile: Profile }) {
   const id = useId();
   const queryClient = useQueryClient();
   const [fileError, setFileError] = useState<string | null>(null);
+  // Held locally and set in the change handler itself, so the radio reflects the click at once
+  // (the mutation's pending state arrives a tick later, and React would briefly undo the click).
+  const [chosenPrivate, setChosenPrivate] = useState(profile.isPrivate);
 
   const visibility = useMutation({
     mutationFn: setProfileVisibility,
+    onError: () => setChosenPrivate(profile.isPrivate),
     onSuccess: (_, isPrivate) => {
       queryClient.setQueryData<Profile | null>(queryKeys.profile, (p) => (p ? { ...p, isPrivate } : p));
       return queryClient.invalidateQueries({ queryKey: queryKeys.profile });
@@ -43,7 +47,6 @@ export function ProfileEdit({ profile }: { profile: Profile }) {
     if (window.confirm(UPLOAD_CONFIRM)) upload.mutate(file);
   };
 
-  const shownPrivate = visibility.isPending ? visibility.variables : profile.isPrivate;
   const uploadMessage = fileError ?? (upload.isError ? errorText(upload.error) : null);
 
   return (
@@ -59,9 +62,11 @@ export function ProfileEdit({ profile }: { profile: Profile }) {
               <input
                 type="radio"
                 name={`${id}-visibility`}
-                checked={shownPrivate === option.value}
-                disabled={visibility.isPending}
-                onChange={() => visibility.mutate(option.value)}
+                checked={chosenPrivate === option.value}
+                onChange={() => {
+                  setChosenPrivate(option.value);
+                  visibility.mutate(option.value);
+                }}
               />
               <span>{option.label}</span>
             </label>

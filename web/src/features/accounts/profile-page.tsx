@@ -7,6 +7,7 @@ import { errorText, isApiError } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useImageVersion } from '../../shared/image-version';
 import { Loading } from '../../shared/loading';
+import { SafeImg } from '../../shared/safe-img';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { useWindowHeight } from '../../shared/use-window-height';
 import { fetchProfileOf, logOut } from './account-api';
@@ -54,7 +55,7 @@ function ProfileView({ profile }: { profile: Profile }) {
   return (
     <>
       <section className="card profile-header">
-        <img
+        <SafeImg
           className="avatar avatar-large"
           src={userImageUrl(profile.profile_img, profile.isOwner ? imageVersion : undefined)}
           alt={`Avatar of ${profile.username}`}

@@ -7,7 +7,7 @@ export function CommunitiesShell() {
   const profile = useProfile();
   return (
     <>
-      <header className="top-bar">
+      <header className="top-bar top-bar-fill">
         <span className="brand" aria-hidden="true">
           Hunch
         </span>

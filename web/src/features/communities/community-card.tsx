@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { communityImageUrl } from '../../api/asset-urls';
+import { SafeImg } from '../../shared/safe-img';
 
 interface CommunityCardProps {
   endpoint: string;
@@ -14,7 +15,7 @@ export function CommunityCard({ endpoint, name, image, children }: CommunityCard
   return (
     <li className="community-card">
       <Link to={`/communities/${endpoint}`} className="community-card-link">
-        <img className="community-card-image" src={communityImageUrl(image)} alt="" loading="lazy" />
+        <SafeImg className="community-card-image" src={communityImageUrl(image)} alt="" loading="lazy" />
         <span className="community-card-body">
           <span className="community-card-name">{name}</span>
           {children}

@@ -3,6 +3,7 @@ import { communityImageUrl } from '../../api/asset-urls';
 import { errorText, isApiError } from '../../api/client';
 import { Chip } from '../../shared/chip';
 import { Loading } from '../../shared/loading';
+import { SafeImg } from '../../shared/safe-img';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { useCommunity } from './community-api';
 import { memberCount } from './community-text';
@@ -34,7 +35,7 @@ export function CommunityPage() {
   return (
     <article className="page community-page">
       <header className="card community-header">
-        <img className="community-hero" src={communityImageUrl(c.image)} alt="" />
+        <SafeImg className="community-hero" src={communityImageUrl(c.image)} alt="" />
         <div className="community-header-body">
           <h1 className="community-name">{c.name}</h1>
           <p className="community-endpoint">/{c.endpoint}</p>

@@ -34,7 +34,7 @@ export function CommunitySearchPage() {
   const { categories, communities } = search.data;
   return (
     <section className="page" aria-busy={search.isFetching}>
-      <h1 className="visually-hidden">Community Search</h1>
+      <h1 className="visually-hidden">Find communities</h1>
       {categories.map((group, index) => {
         const heading = `${group.name ?? 'Community'} Categories`;
         return (

@@ -3,6 +3,7 @@ import { stateLabel } from '@hunch/rules';
 import { format } from 'date-fns';
 import { Link } from 'react-router';
 import { gameImageUrl } from '../../api/asset-urls';
+import { SafeImg } from '../../shared/safe-img';
 
 const LISTS: { status: GameStatus; title: string; empty: string }[] = [
   { status: 'ongoing', title: 'Ongoing', empty: 'No games are running right now.' },
@@ -37,7 +38,7 @@ function GameCard({ game }: { game: Game }) {
         to={`/play/${game.community.endpoint}/${game.series.endpoint}/${game.uuid}`}
         aria-label={`${game.name}, ${game.series.name}`}
       >
-        <img
+        <SafeImg
           className="game-card-image"
           src={gameImageUrl(game.image || game.series.image)}
           alt=""

@@ -17,7 +17,7 @@ export function JoinedCommunitiesPage() {
 
   return (
     <section className="page">
-      <h1 className="list-heading">Your Communities</h1>
+      <h1 className="list-heading">Communities you have joined</h1>
       {joined.isError && (
         <p className="form-error" role="alert">
           {errorText(joined.error)}

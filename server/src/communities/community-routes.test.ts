@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMembership } from './community-queries';
+import { makeCommunity, registerPlayer } from '../test/factories';
+import { type TestApp, startTestApp } from '../test/test-app';
+import { dbKinds } from '../test/test-db';
+
+describe.each(dbKinds)('communities API on %s', (kind) => {
+  let t: TestApp;
+  let big: { id: number; endpoint: string };
+  let small: { id: number; endpoint: string };
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    big = await makeCommunity(t.ctx.db, { endpoint: 'big-club', name: 'The Big Club', category: 'Sports' });
+    small = await makeCommunity(t.ctx.db, { endpoint: 'small-club', name: 'Small Club', category: 'Books' });
+    // Give the big club more members than the small one.
+    for (let i = 0; i < 3; i++) {
+      const c = t.client();
+      await registerPlayer(c);
+      await c.put('/api/community_membership/big-club');
+    }
+  });
+  afterAll(() => t.close());
+
+  it('searches with category groups, sorted by member count, filtered by category', async () => {
+    const all = (await t.client().get('/api/community_search')).json();
+    expect(all.categories).toEqual(expect.arrayContaining([{ name: 'Test', categories: ['Books', 'Sports'] }]));
+    const members = all.communities.map((c: { members: number }) => c.members);
+    expect(members).toEqual([...members].sort((a, b) => b - a));
+    const sports = (await t.client().get('/api/community_search?c=Sports')).json();
+    expect(sports.communities.map((c: { endpoint: string }) => c.endpoint)).toEqual(['big-club']);
+    expect(sports.communities[0]).toMatchObject({ name: 'The Big Club', members: 3, categories: ['Sports'] });
+    const none = (await t.client().get(`/api/community_search?c=${encodeURIComponent("x' OR 1=1 --")}`)).json();
+    expect(none.communities).toEqual([]);
+    expect((await t.client().get(`/api/community_search?c=${'x'.repeat(101)}`)).statusCode).toBe(400);
+  });
+
+  it('shows a community with its member count and whether the viewer joined', async () => {
+    const anon = (await t.client().get('/api/community/big-club')).json();
+    expect(anon).toMatchObject({ endpoint: 'big-club', name: 'The Big Club', members: 3, joined: false, games: [], game_list: [] });
+    const member = t.client();
+    await registerPlayer(member);
+    await member.put('/api/community_membership/small-club');
+    expect((await member.get('/api/community/small-club')).json().joined).toBe(true);
+  });
+
+  it('answers unknown or malformed community ids with 404', async () => {
+    const c = t.client();
+    await registerPlayer(c);
+    for (const id of ['no-such-club', 'UPPER', '..%2F..%2Fetc', `${'a'.repeat(80)}`]) {
+      expect((await c.get(`/api/community/${id}`)).statusCode).toBe(404);
+      expect((await c.put(`/api/community_membership/${id}`)).statusCode).toBe(404);
+      expect((await c.delete(`/api/community_membership/${id}`)).statusCode).toBe(404);
+    }
+  });
+
+  it('joins and leaves, answering the new joined list each time', async () => {
+    const c = t.client();
+    await registerPlayer(c);
+    const joined = await c.put('/api/community_membership/small-club');
+    expect(joined.statusCode).toBe(200);
+    expect(joined.json().map((j: { endpoint: string }) => j.endpoint)).toEqual(['greater-houston-tx', 'small-club']);
+    expect((await c.put('/api/community_membership/small-club')).json()).toHaveLength(2); // idempotent
+    expect((await c.get('/api/joined_communities')).json()).toHaveLength(2);
+    const left = await c.delete('/api/community_membership/small-club');
+    expect(left.json().map((j: { endpoint: string }) => j.endpoint)).toEqual(['greater-houston-tx']);
+    expect((await c.delete('/api/community_membership/small-club')).statusCode).toBe(200);
+  });
+
+  it('refuses membership calls from visitors and without a CSRF token', async () => {
+    const anon = t.client();
+    expect((await anon.get('/api/joined_communities')).statusCode).toBe(401);
+    expect((await anon.put('/api/community_membership/big-club')).statusCode).toBe(401);
+    const c = t.client();
+    await registerPlayer(c);
+    const forged = await c.request('PUT', '/api/community_membership/big-club', {}, { csrf: false });
+    expect(forged.statusCode).toBe(403);
+    expect((await c.get('/api/joined_communities')).json()).toHaveLength(1);
+  });
+
+  it('counts members live', async () => {
+    const { rows } = await t.ctx.db.query<{ id: number }>('SELECT id FROM users LIMIT 1');
+    await addMembership(t.ctx.db, rows[0]!.id, small.id);
+    const before = (await t.client().get('/api/community/small-club')).json().members;
+    await t.ctx.db.query('DELETE FROM memberships WHERE community_id = $1', [small.id]);
+    expect((await t.client().get('/api/community/small-club')).json().members).toBe(0);
+    expect(before).toBeGreaterThan(0);
+    expect(big.id).toBeGreaterThan(0);
+  });
+});
