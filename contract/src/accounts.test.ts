@@ -10,7 +10,8 @@ import {
   zipcodeSchema,
 } from './accounts';
 
-const ok = (schema: { safeParse(v: unknown): { success: boolean } }, v: unknown) => schema.safeParse(v).success;
+const ok = (schema: { safeParse(v: unknown): { success: boolean } }, v: unknown) =>
+  schema.safeParse(v).success;
 
 describe('username rule: 6-20 letters, digits or underscore', () => {
   it.each([
@@ -98,7 +99,8 @@ describe('registration form', () => {
     delete form[field];
     expect(ok(registrationSchema, form)).toBe(false);
   });
-  it('rejects a number where text belongs', () => expect(ok(registrationSchema, { ...valid, zipcode: 77002 })).toBe(false));
+  it('rejects a number where text belongs', () =>
+    expect(ok(registrationSchema, { ...valid, zipcode: 77002 })).toBe(false));
 });
 
 describe('login form', () => {

@@ -29,7 +29,10 @@ export const passwordSchema = z
   .max(PASSWORD_MAX, accountMessages.passwordInvalid)
   .regex(/^[A-Za-z0-9?!@#$%^&*()+=]+$/, accountMessages.passwordInvalid);
 
-export const emailSchema = z.string().max(254, accountMessages.emailInvalid).email(accountMessages.emailInvalid);
+export const emailSchema = z
+  .string()
+  .max(254, accountMessages.emailInvalid)
+  .email(accountMessages.emailInvalid);
 
 export const zipcodeSchema = z.string().regex(/^\d{5}$/, accountMessages.zipcodeInvalid);
 

@@ -102,7 +102,10 @@ export const answerPayloadSchema = z.object({
   subcommunity: z.string().max(64).nullable().optional(),
 });
 export type AnswerPayload = z.infer<typeof answerPayloadSchema>;
-export const answerResultSchema = z.object({ choice_i: z.number().int().nullable(), number_answer: z.number().nullable() });
+export const answerResultSchema = z.object({
+  choice_i: z.number().int().nullable(),
+  number_answer: z.number().nullable(),
+});
 
 export const playerRowSchema = z.object({
   img: z.string(),
@@ -132,7 +135,12 @@ export const leaderboardQuerySchema = z.object({
   bycommunity: z.enum(['0', '1']).optional(),
 });
 
-export const rangeBucketSchema = z.object({ min: z.number(), max: z.number(), ct: z.number().int(), per: z.number() });
+export const rangeBucketSchema = z.object({
+  min: z.number(),
+  max: z.number(),
+  ct: z.number().int(),
+  per: z.number(),
+});
 export const questionStatsSchema = z.object({
   /** choice text -> count and percent; null when the group is too small to show. */
   choices: z.record(z.string(), z.object({ ct: z.number().int(), per: z.number() })),

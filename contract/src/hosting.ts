@@ -7,7 +7,10 @@ export const questionInputSchema = z
     kind: questionKindSchema,
     text: z.string().min(1).max(300),
     image: z.string().max(200).nullable().optional(),
-    choices: z.array(z.object({ text: z.string().min(1).max(120), image: z.string().max(200).nullable().optional() })).max(12).default([]),
+    choices: z
+      .array(z.object({ text: z.string().min(1).max(120), image: z.string().max(200).nullable().optional() }))
+      .max(12)
+      .default([]),
     slider: sliderSchema.nullable().optional(),
     /** For a guess: the index of the vote question whose answers decide the most popular choice. */
     linked_vote_i: z.number().int().min(0).nullable().optional(),
@@ -18,7 +21,8 @@ export const questionInputSchema = z
   .superRefine((q, ctx) => {
     if (q.kind === 'predict') {
       if (!q.slider) ctx.addIssue({ code: 'custom', message: 'A predict question needs a slider' });
-      else if (q.slider.max <= q.slider.min) ctx.addIssue({ code: 'custom', message: 'The slider max must exceed its min' });
+      else if (q.slider.max <= q.slider.min)
+        ctx.addIssue({ code: 'custom', message: 'The slider max must exceed its min' });
     } else if (q.choices.length < 2) {
       ctx.addIssue({ code: 'custom', message: 'A vote or guess question needs at least two choices' });
     }

@@ -1,6 +1,6 @@
 export * from './accounts';
 export * from './communities';
 export * from './games';
+export * from './hosting';
 export * from './limits';
 export * from './live';
-export * from './hosting';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { gameStateSchema, questionItemSchema, uuidSchema } from './games';
 import type { Game } from './games';
+import { gameStateSchema, questionItemSchema, uuidSchema } from './games';
 
 /** Socket namespaces and event names: written once, used by server and web. */
 export const DATA_NAMESPACE = '/data';

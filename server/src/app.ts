@@ -12,8 +12,10 @@ import type { AppContext } from './app-context';
 import { imageKinds } from './assets/images';
 import { communityRoutes } from './communities/community-routes';
 import { appSecret } from './db/app-secrets';
+import { gameRoutes } from './games/game-routes';
 import { installErrorHandler } from './http/error-handler';
 import { profileRoutes } from './profiles/profile-routes';
+import { resultsRoutes } from './results/results-routes';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -33,7 +35,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
   });
   app.addHook('onRequest', (request, reply, done) => {
-    if (UNSAFE.has(request.method) && request.url.startsWith('/api/')) app.csrfProtection(request, reply, done);
+    if (UNSAFE.has(request.method) && request.url.startsWith('/api/'))
+      app.csrfProtection(request, reply, done);
     else done();
   });
   await app.register(fastifyFormbody);
@@ -43,6 +46,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   accountRoutes(app, ctx);
   profileRoutes(app, ctx);
   communityRoutes(app, ctx);
+  gameRoutes(app, ctx);
+  resultsRoutes(app, ctx);
 
   for (const [i, kind] of imageKinds.entries()) {
     await app.register(fastifyStatic, {

@@ -27,7 +27,15 @@ interface Running {
 function startServer(dataDir: string, port: number): Running {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: '0', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO: '0',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
   });
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
@@ -86,7 +94,13 @@ describe('the server process', () => {
     await waitUp(first);
 
     const call = await session(first.port);
-    const form = new URLSearchParams({ username: 'survivor_1', password: 'secret!42', email: 's1@example.com', zipcode: '10001', date_of_birth: '1990-01-01' });
+    const form = new URLSearchParams({
+      username: 'survivor_1',
+      password: 'secret!42',
+      email: 's1@example.com',
+      zipcode: '10001',
+      date_of_birth: '1990-01-01',
+    });
     expect((await call('POST', '/api/register', form)).status).toBe(201);
 
     const second = startServer(dataDir, await freePort());
@@ -101,7 +115,11 @@ describe('the server process', () => {
     children.push(third.child);
     await waitUp(third);
     const again = await session(third.port);
-    const login = await again('PUT', '/api/login', new URLSearchParams({ username: 'survivor_1', password: 'secret!42' }));
+    const login = await again(
+      'PUT',
+      '/api/login',
+      new URLSearchParams({ username: 'survivor_1', password: 'secret!42' }),
+    );
     expect(login.status).toBe(200);
 
     third.child.kill('SIGTERM');

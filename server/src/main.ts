@@ -6,8 +6,8 @@ import { loadConfig } from './config';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-database';
-import { seedDemoIfEmpty } from './seed/demo-seed';
 import { attachRealtime } from './realtime/realtime';
+import { seedDemoIfEmpty } from './seed/demo-seed';
 
 async function main(): Promise<void> {
   const config = loadConfig();

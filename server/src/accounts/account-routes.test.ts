@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, multipart, startTestApp } from '../test/test-app';
-import { dbKinds } from '../test/test-db';
 import { jpegBytes, registerPlayer, registrationFields } from '../test/factories';
+import { multipart, startTestApp, type TestApp } from '../test/test-app';
+import { dbKinds } from '../test/test-db';
 
 describe.each(dbKinds)('accounts API on %s', (kind) => {
   let t: TestApp;
@@ -77,7 +77,12 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
       const client = t.client();
       const fields = registrationFields();
       const res = await client.post('/api/register', {
-        multipart: multipart(fields, { field: 'profile_img', filename: 'me.jpg', contentType: 'image/jpeg', data: await jpegBytes(400, 300) }),
+        multipart: multipart(fields, {
+          field: 'profile_img',
+          filename: 'me.jpg',
+          contentType: 'image/jpeg',
+          data: await jpegBytes(400, 300),
+        }),
       });
       expect(res.statusCode).toBe(201);
       const img = res.json().profile_img as string;
@@ -88,7 +93,9 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
     });
 
     it('makes the profiles of minors private from the start', async () => {
-      const res = await t.client().post('/api/register', { form: registrationFields({ date_of_birth: '2010-01-01' }) });
+      const res = await t
+        .client()
+        .post('/api/register', { form: registrationFields({ date_of_birth: '2010-01-01' }) });
       expect(res.statusCode).toBe(201);
       expect(res.json().isPrivate).toBe(true);
     });
@@ -99,9 +106,14 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
         form: registrationFields({ username: first.username.toUpperCase() }),
       });
       expect([sameName.statusCode, sameName.body]).toEqual([409, 'Username unavailable']);
-      const sameEmail = await t.client().post('/api/register', { form: registrationFields({ email: first.email.toUpperCase() }) });
+      const sameEmail = await t
+        .client()
+        .post('/api/register', { form: registrationFields({ email: first.email.toUpperCase() }) });
       expect([sameEmail.statusCode, sameEmail.body]).toEqual([409, 'Email address unavailable']);
-      const { rows } = await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE username_key = lower($1)', [first.username]);
+      const { rows } = await t.ctx.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM users WHERE username_key = lower($1)',
+        [first.username],
+      );
       expect(rows[0]!.n).toBe(1);
     });
 
@@ -114,7 +126,11 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
         [registrationFields({ zipcode: '99999' }), 404, 'Zipcode unavailable'],
         [registrationFields({ date_of_birth: '2020-01-01' }), 403, 'Age 12+ required'],
         [registrationFields({ date_of_birth: '31/12/1990' }), 400, 'Invalid date of birth'],
-        [registrationFields({ password: 'short' }), 400, 'Password must be 6-20 characters: letters, digits or ? ! @ # $ % ^ & * ( ) + ='],
+        [
+          registrationFields({ password: 'short' }),
+          400,
+          'Password must be 6-20 characters: letters, digits or ? ! @ # $ % ^ & * ( ) + =',
+        ],
         [registrationFields({ gender: 'g'.repeat(21) }), 400, 'Gender must be at most 20 characters'],
         [{ username: 'only_a_name' }, 400, 'Please fill in every required field'],
       ];
@@ -122,9 +138,13 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
         const res = await t.client().post('/api/register', { form });
         expect([res.statusCode, res.body]).toEqual([status, text]);
       }
-      const json = await t.client().post('/api/register', { json: { ...registrationFields(), zipcode: 77002 } });
+      const json = await t
+        .client()
+        .post('/api/register', { json: { ...registrationFields(), zipcode: 77002 } });
       expect(json.statusCode).toBe(400);
-      const broken = await t.client().request('POST', '/api/register', {}, { headers: { 'content-type': 'application/json' } });
+      const broken = await t
+        .client()
+        .request('POST', '/api/register', {}, { headers: { 'content-type': 'application/json' } });
       expect(broken.statusCode).toBeGreaterThanOrEqual(400);
       expect(broken.statusCode).toBeLessThan(500);
       const after = (await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users')).rows[0]!.n;
@@ -133,18 +153,30 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
 
     it('refuses non-image and oversized uploads by their bytes', async () => {
       const fake = await t.client().post('/api/register', {
-        multipart: multipart(registrationFields(), { field: 'profile_img', filename: 'me.png', contentType: 'image/png', data: Buffer.from('<?php echo "hi"; ?>') }),
+        multipart: multipart(registrationFields(), {
+          field: 'profile_img',
+          filename: 'me.png',
+          contentType: 'image/png',
+          data: Buffer.from('<?php echo "hi"; ?>'),
+        }),
       });
       expect([fake.statusCode, fake.body]).toEqual([400, 'The image must be a JPEG or PNG picture']);
       const huge = await t.client().post('/api/register', {
-        multipart: multipart(registrationFields(), { field: 'profile_img', filename: 'big.jpg', contentType: 'image/jpeg', data: Buffer.alloc(6 * 1024 * 1024, 1) }),
+        multipart: multipart(registrationFields(), {
+          field: 'profile_img',
+          filename: 'big.jpg',
+          contentType: 'image/jpeg',
+          data: Buffer.alloc(6 * 1024 * 1024, 1),
+        }),
       });
       expect(huge.statusCode).toBe(413);
       expect(huge.body).toMatch(/too large/);
     });
 
     it('requires the CSRF token', async () => {
-      const res = await t.client().request('POST', '/api/register', { form: registrationFields() }, { csrf: false });
+      const res = await t
+        .client()
+        .request('POST', '/api/register', { form: registrationFields() }, { csrf: false });
       expect(res.statusCode).toBe(403);
       expect(res.body).toMatch(/security token/);
     });
@@ -154,7 +186,9 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
     it('logs in case-insensitively, and logs out', async () => {
       const fields = await registerPlayer(t.client());
       const client = t.client();
-      const res = await client.put('/api/login', { form: { username: fields.username.toUpperCase(), password: fields.password } });
+      const res = await client.put('/api/login', {
+        form: { username: fields.username.toUpperCase(), password: fields.password },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().username).toBe(fields.username);
       expect((await client.get('/api/profile')).statusCode).toBe(200);
@@ -165,9 +199,13 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
 
     it('answers wrong and missing credentials with a text', async () => {
       const fields = await registerPlayer(t.client());
-      const wrong = await t.client().put('/api/login', { form: { username: fields.username, password: 'wrong!!1' } });
+      const wrong = await t
+        .client()
+        .put('/api/login', { form: { username: fields.username, password: 'wrong!!1' } });
       expect([wrong.statusCode, wrong.body]).toEqual([401, 'Incorrect username or password']);
-      const unknown = await t.client().put('/api/login', { form: { username: 'nobody_here', password: 'whatever' } });
+      const unknown = await t
+        .client()
+        .put('/api/login', { form: { username: 'nobody_here', password: 'whatever' } });
       expect([unknown.statusCode, unknown.body]).toEqual([401, 'Incorrect username or password']);
       const missing = await t.client().put('/api/login', { form: { username: fields.username } });
       expect([missing.statusCode, missing.body]).toEqual([400, 'Username and password are required']);
@@ -177,15 +215,24 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
       const fields = await registerPlayer(t.client());
       const client = t.client();
       for (let i = 0; i < 5; i++) {
-        const res = await client.put('/api/login', { form: { username: fields.username, password: 'wrong!!1' } });
+        const res = await client.put('/api/login', {
+          form: { username: fields.username, password: 'wrong!!1' },
+        });
         expect(res.statusCode).toBe(401);
       }
-      const locked = await client.put('/api/login', { form: { username: fields.username, password: fields.password } });
+      const locked = await client.put('/api/login', {
+        form: { username: fields.username, password: fields.password },
+      });
       expect(locked.statusCode).toBe(429);
       expect(locked.body).toMatch(/^Too many failed login attempts\. Try again in \d+ minutes?\.$/);
       // The window passes.
-      await t.ctx.db.query(`UPDATE login_failures SET at = at - interval '16 minutes' WHERE username_key = lower($1)`, [fields.username]);
-      const again = await client.put('/api/login', { form: { username: fields.username, password: fields.password } });
+      await t.ctx.db.query(
+        `UPDATE login_failures SET at = at - interval '16 minutes' WHERE username_key = lower($1)`,
+        [fields.username],
+      );
+      const again = await client.put('/api/login', {
+        form: { username: fields.username, password: fields.password },
+      });
       expect(again.statusCode).toBe(200);
     });
 
@@ -194,7 +241,9 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
       await t.ctx.db.query('DELETE FROM login_failures');
       let last = 0;
       for (let i = 0; i < 21; i++) {
-        const res = await client.put('/api/login', { form: { username: `ghost_${i}_user`, password: 'wrong!!1' } });
+        const res = await client.put('/api/login', {
+          form: { username: `ghost_${i}_user`, password: 'wrong!!1' },
+        });
         last = res.statusCode;
       }
       expect(last).toBe(429);

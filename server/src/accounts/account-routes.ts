@@ -1,10 +1,16 @@
-import { accountMessages, checkFields, loginSchema, registrationSchema, type CheckField } from '@hunch/contract';
+import {
+  accountMessages,
+  type CheckField,
+  checkFields,
+  loginSchema,
+  registrationSchema,
+} from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../app-context';
-import { removeImage, reencodeUpload, storeImage } from '../assets/images';
-import { HttpError, parseOr400 } from '../http/http-error';
+import { reencodeUpload, removeImage, storeImage } from '../assets/images';
 import { readForm } from '../http/form-body';
+import { HttpError, parseOr400 } from '../http/http-error';
 import { presentProfile } from '../profiles/profile-queries';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle';
 import { verifyPassword } from './passwords';
@@ -20,7 +26,8 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get<{ Params: { field: string } }>('/api/check_registration/:field', async (request, reply) => {
     const field = request.params.field as CheckField;
-    if (!checkFields.includes(field)) throw new HttpError(404, `Unknown registration field: ${request.params.field}`);
+    if (!checkFields.includes(field))
+      throw new HttpError(404, `Unknown registration field: ${request.params.field}`);
     const fieldMessages: Record<CheckField, string> = {
       username: accountMessages.usernameInvalid,
       email: accountMessages.emailInvalid,
@@ -30,7 +37,9 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { check } = parseOr400(checkQuerySchema, request.query, fieldMessages[field]);
     const result = await checkRegistrationField(db, field, check, ctx.now());
     reply.code(result.status);
-    return typeof result.body === 'string' ? reply.type('text/plain; charset=utf-8').send(result.body) : result.body;
+    return typeof result.body === 'string'
+      ? reply.type('text/plain; charset=utf-8').send(result.body)
+      : result.body;
   });
 
   app.post('/api/register', async (request, reply) => {

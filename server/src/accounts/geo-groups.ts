@@ -62,9 +62,11 @@ const titleCase = (s: string) => s.toLowerCase().replace(/\b[a-z]/g, (c) => c.to
 export function geoGroupFor(zipcode: string): GeoGroup | undefined {
   if (!/^\d{5}$/.test(zipcode)) return undefined;
   const z = zipcodes.codes[zipcode];
-  if (!z || z.country !== 'US') return undefined;
+  if (z?.country !== 'US') return undefined;
   // Hubs are ordered largest first, so a suburb between two hubs joins the bigger metro.
-  const best = metroHubs().find((h) => milesBetween(z.latitude, z.longitude, h.lat, h.lon) <= METRO_RADIUS_MILES);
+  const best = metroHubs().find(
+    (h) => milesBetween(z.latitude, z.longitude, h.lat, h.lon) <= METRO_RADIUS_MILES,
+  );
   if (best) {
     const name = `Greater ${titleCase(best.city)}, ${best.state}`;
     return { endpoint: slug(`greater-${best.city}-${best.state}`), name };

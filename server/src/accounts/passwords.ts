@@ -12,7 +12,7 @@ export const hashPassword = (password: string) => hash(password, PARAMS);
 let dummyHash: Promise<string> | undefined;
 
 export async function verifyPassword(storedHash: string | undefined, password: string): Promise<boolean> {
-  if (!storedHash || !storedHash.startsWith('$argon2')) {
+  if (!storedHash?.startsWith('$argon2')) {
     dummyHash ??= hashPassword('not-a-real-password');
     await verify(await dummyHash, password).catch(() => false);
     return false;

@@ -1,23 +1,27 @@
-import { accountMessages, type CheckField, type Registration } from '@hunch/contract';
-import { isOldEnough, ageOn } from '@hunch/rules';
-import type { Db, Queryable } from '../db/database';
-import { HttpError } from '../http/http-error';
-import { badgeImage, storeImage } from '../assets/images';
-import { addMembership } from '../communities/community-queries';
-import { hashPassword } from './passwords';
-import { geoGroupFor, type GeoGroup } from './geo-groups';
 import {
+  accountMessages,
+  type CheckField,
   dateOfBirthSchema,
   emailSchema,
+  type Registration,
   usernameSchema,
   zipcodeSchema,
 } from '@hunch/contract';
+import { ageOn, isOldEnough } from '@hunch/rules';
+import { badgeImage, storeImage } from '../assets/images';
+import { addMembership } from '../communities/community-queries';
+import type { Db, Queryable } from '../db/database';
+import { HttpError } from '../http/http-error';
+import { type GeoGroup, geoGroupFor } from './geo-groups';
+import { hashPassword } from './passwords';
 
 export const GEO_CATEGORY = 'Local';
 export const GEO_CATEGORY_GROUP = 'Places';
 
 /** The answer of one registration field check (spec §5): a status and a text or body. */
-export type CheckResult = { status: 200; body: { name: string } | string } | { status: 400 | 403 | 404 | 409; body: string };
+export type CheckResult =
+  | { status: 200; body: { name: string } | string }
+  | { status: 400 | 403 | 404 | 409; body: string };
 
 export async function checkRegistrationField(
   db: Queryable,
@@ -27,7 +31,8 @@ export async function checkRegistrationField(
 ): Promise<CheckResult> {
   switch (field) {
     case 'username': {
-      if (!usernameSchema.safeParse(value).success) return { status: 400, body: accountMessages.usernameInvalid };
+      if (!usernameSchema.safeParse(value).success)
+        return { status: 400, body: accountMessages.usernameInvalid };
       const { rows } = await db.query('SELECT 1 FROM users WHERE username_key = lower($1)', [value]);
       return rows.length ? { status: 409, body: accountMessages.usernameTaken } : { status: 200, body: 'OK' };
     }
@@ -37,31 +42,54 @@ export async function checkRegistrationField(
       return rows.length ? { status: 409, body: accountMessages.emailTaken } : { status: 200, body: 'OK' };
     }
     case 'zipcode': {
-      if (!zipcodeSchema.safeParse(value).success) return { status: 400, body: accountMessages.zipcodeInvalid };
+      if (!zipcodeSchema.safeParse(value).success)
+        return { status: 400, body: accountMessages.zipcodeInvalid };
       const group = geoGroupFor(value);
-      return group ? { status: 200, body: { name: group.name } } : { status: 404, body: accountMessages.zipcodeUnknown };
+      return group
+        ? { status: 200, body: { name: group.name } }
+        : { status: 404, body: accountMessages.zipcodeUnknown };
     }
     case 'DoB': {
       if (!dateOfBirthSchema.safeParse(value).success || ageOn(value, today) < 0) {
         return { status: 400, body: accountMessages.dobInvalid };
       }
-      return isOldEnough(value, today) ? { status: 200, body: 'OK' } : { status: 403, body: accountMessages.tooYoung };
+      return isOldEnough(value, today)
+        ? { status: 200, body: 'OK' }
+        : { status: 403, body: accountMessages.tooYoung };
     }
   }
 }
 
 /** Finds or creates the geo-group community for a zipcode's metro area. */
-export async function ensureGeoCommunity(db: Queryable, group: GeoGroup, uploadsDir: string): Promise<number> {
-  const existing = await db.query<{ id: number }>('SELECT id FROM communities WHERE endpoint = $1', [group.endpoint]);
+export async function ensureGeoCommunity(
+  db: Queryable,
+  group: GeoGroup,
+  uploadsDir: string,
+): Promise<number> {
+  const existing = await db.query<{ id: number }>('SELECT id FROM communities WHERE endpoint = $1', [
+    group.endpoint,
+  ]);
   if (existing.rows[0]) return existing.rows[0].id;
   const hue = [...group.endpoint].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 360, 7);
-  const image = await storeImage(uploadsDir, 'communities', await badgeImage(group.name.replace('Greater ', ''), hue, 'communities'), `geo-${group.endpoint}.jpg`);
+  const image = await storeImage(
+    uploadsDir,
+    'communities',
+    await badgeImage(group.name.replace('Greater ', ''), hue, 'communities'),
+    `geo-${group.endpoint}.jpg`,
+  );
   await db.query(
     `INSERT INTO communities (endpoint, name, image, description, kind) VALUES ($1, $2, $3, $4, 'geo')
      ON CONFLICT (endpoint) DO NOTHING`,
-    [group.endpoint, group.name, image, `Players who live in and around ${group.name.replace('Greater ', '')}.`],
+    [
+      group.endpoint,
+      group.name,
+      image,
+      `Players who live in and around ${group.name.replace('Greater ', '')}.`,
+    ],
   );
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM communities WHERE endpoint = $1', [group.endpoint]);
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM communities WHERE endpoint = $1', [
+    group.endpoint,
+  ]);
   const id = rows[0]!.id;
   await db.query(
     `INSERT INTO category_groups (name, position)

@@ -53,7 +53,12 @@ export async function reencodeUpload(bytes: Buffer, kind: ImageKind): Promise<Bu
 }
 
 /** Writes atomically (temp file, then rename) so a crash never leaves half an image. */
-export async function storeImage(uploadsDir: string, kind: ImageKind, jpeg: Buffer, name = `${randomUUID()}.jpg`) {
+export async function storeImage(
+  uploadsDir: string,
+  kind: ImageKind,
+  jpeg: Buffer,
+  name = `${randomUUID()}.jpg`,
+) {
   const dir = imageDir(uploadsDir, kind);
   await mkdir(dir, { recursive: true });
   const tmp = path.join(dir, `.${name}.tmp`);

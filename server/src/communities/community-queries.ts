@@ -61,8 +61,8 @@ export async function communityCards(
 
 /** Adds the user to a community; joining twice is harmless. */
 export async function addMembership(db: Queryable, userId: number, communityId: number): Promise<void> {
-  await db.query(
-    'INSERT INTO memberships (user_id, community_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-    [userId, communityId],
-  );
+  await db.query('INSERT INTO memberships (user_id, community_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+    userId,
+    communityId,
+  ]);
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMembership } from './community-queries';
 import { makeCommunity, registerPlayer } from '../test/factories';
-import { type TestApp, startTestApp } from '../test/test-app';
+import { startTestApp, type TestApp } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
+import { addMembership } from './community-queries';
 
 describe.each(dbKinds)('communities API on %s', (kind) => {
   let t: TestApp;
@@ -23,20 +23,31 @@ describe.each(dbKinds)('communities API on %s', (kind) => {
 
   it('searches with category groups, sorted by member count, filtered by category', async () => {
     const all = (await t.client().get('/api/community_search')).json();
-    expect(all.categories).toEqual(expect.arrayContaining([{ name: 'Test', categories: ['Books', 'Sports'] }]));
+    expect(all.categories).toEqual(
+      expect.arrayContaining([{ name: 'Test', categories: ['Books', 'Sports'] }]),
+    );
     const members = all.communities.map((c: { members: number }) => c.members);
     expect(members).toEqual([...members].sort((a, b) => b - a));
     const sports = (await t.client().get('/api/community_search?c=Sports')).json();
     expect(sports.communities.map((c: { endpoint: string }) => c.endpoint)).toEqual(['big-club']);
     expect(sports.communities[0]).toMatchObject({ name: 'The Big Club', members: 3, categories: ['Sports'] });
-    const none = (await t.client().get(`/api/community_search?c=${encodeURIComponent("x' OR 1=1 --")}`)).json();
+    const none = (
+      await t.client().get(`/api/community_search?c=${encodeURIComponent("x' OR 1=1 --")}`)
+    ).json();
     expect(none.communities).toEqual([]);
     expect((await t.client().get(`/api/community_search?c=${'x'.repeat(101)}`)).statusCode).toBe(400);
   });
 
   it('shows a community with its member count and whether the viewer joined', async () => {
     const anon = (await t.client().get('/api/community/big-club')).json();
-    expect(anon).toMatchObject({ endpoint: 'big-club', name: 'The Big Club', members: 3, joined: false, games: [], game_list: [] });
+    expect(anon).toMatchObject({
+      endpoint: 'big-club',
+      name: 'The Big Club',
+      members: 3,
+      joined: false,
+      games: [],
+      game_list: [],
+    });
     const member = t.client();
     await registerPlayer(member);
     await member.put('/api/community_membership/small-club');
@@ -58,7 +69,10 @@ describe.each(dbKinds)('communities API on %s', (kind) => {
     await registerPlayer(c);
     const joined = await c.put('/api/community_membership/small-club');
     expect(joined.statusCode).toBe(200);
-    expect(joined.json().map((j: { endpoint: string }) => j.endpoint)).toEqual(['greater-houston-tx', 'small-club']);
+    expect(joined.json().map((j: { endpoint: string }) => j.endpoint)).toEqual([
+      'greater-houston-tx',
+      'small-club',
+    ]);
     expect((await c.put('/api/community_membership/small-club')).json()).toHaveLength(2); // idempotent
     expect((await c.get('/api/joined_communities')).json()).toHaveLength(2);
     const left = await c.delete('/api/community_membership/small-club');

@@ -1,19 +1,12 @@
-import { endpointSchema, type Community } from '@hunch/contract';
+import { type Community, endpointSchema } from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../accounts/sessions';
 import type { AppContext } from '../app-context';
 import { loadGames } from '../games/game-queries';
-import { HttpError } from '../http/http-error';
-import { parseOr400 } from '../http/http-error';
+import { HttpError, parseOr400 } from '../http/http-error';
+import { addMembership, communityCards, findCommunity, isMember, joinedList } from './community-queries';
 import { leaveCommunity } from './membership';
-import {
-  addMembership,
-  communityCards,
-  findCommunity,
-  isMember,
-  joinedList,
-} from './community-queries';
 
 const searchQuerySchema = z.object({ c: z.string().max(100, 'Unknown category').optional() });
 

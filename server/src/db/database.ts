@@ -16,7 +16,11 @@ export interface Db extends Queryable {
 }
 
 /** First row or undefined, typed. */
-export async function one<T>(db: Queryable, text: string, params?: readonly unknown[]): Promise<T | undefined> {
+export async function one<T>(
+  db: Queryable,
+  text: string,
+  params?: readonly unknown[],
+): Promise<T | undefined> {
   const { rows } = await db.query<T>(text, params);
   return rows[0];
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config';
-import type { Db } from './database';
 import { lockDataDir } from './data-dir-lock';
+import type { Db } from './database';
 import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
 

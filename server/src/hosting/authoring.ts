@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { gameInputSchema, type GameInput } from '@hunch/contract';
+import { type GameInput, gameInputSchema } from '@hunch/contract';
 import type { Queryable } from '../db/database';
 
 export interface CommunityInput {
@@ -12,19 +12,26 @@ export interface CommunityInput {
   categories?: { group: string | null; name: string }[];
 }
 
-async function categoryId(db: Queryable, group: string | null, name: string, position: number): Promise<number> {
+async function categoryId(
+  db: Queryable,
+  group: string | null,
+  name: string,
+  position: number,
+): Promise<number> {
   const existing = await db.query<{ id: number }>('SELECT id FROM categories WHERE name = $1', [name]);
   if (existing.rows[0]) return existing.rows[0].id;
   let groupRow = (
-    await db.query<{ id: number }>('SELECT id FROM category_groups WHERE name IS NOT DISTINCT FROM $1', [group])
+    await db.query<{ id: number }>('SELECT id FROM category_groups WHERE name IS NOT DISTINCT FROM $1', [
+      group,
+    ])
   ).rows[0];
   if (!groupRow) {
     const pos = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM category_groups');
     groupRow = (
-      await db.query<{ id: number }>('INSERT INTO category_groups (name, position) VALUES ($1, $2) RETURNING id', [
-        group,
-        pos.rows[0]!.n,
-      ])
+      await db.query<{ id: number }>(
+        'INSERT INTO category_groups (name, position) VALUES ($1, $2) RETURNING id',
+        [group, pos.rows[0]!.n],
+      )
     ).rows[0]!;
   }
   const { rows } = await db.query<{ id: number }>(
@@ -42,7 +49,10 @@ export async function createCommunity(db: Queryable, input: CommunityInput): Pro
   const id = rows[0]!.id;
   for (const [i, c] of (input.categories ?? []).entries()) {
     const cat = await categoryId(db, c.group, c.name, i);
-    await db.query('INSERT INTO community_categories (community_id, category_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [id, cat]);
+    await db.query(
+      'INSERT INTO community_categories (community_id, category_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [id, cat],
+    );
   }
   return id;
 }
@@ -65,7 +75,17 @@ export async function createGame(db: Queryable, seriesId: number, input: GameInp
   await db.query(
     `INSERT INTO games (id, series_id, name, image, open_at, standby_at, complete_at, synchronous, speed_bonus)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [id, seriesId, game.name ?? null, game.image ?? null, game.schedule.open, game.schedule.standby, game.schedule.complete, game.synchronous, game.speed_bonus],
+    [
+      id,
+      seriesId,
+      game.name ?? null,
+      game.image ?? null,
+      game.schedule.open,
+      game.schedule.standby,
+      game.schedule.complete,
+      game.synchronous,
+      game.speed_bonus,
+    ],
   );
   for (const endpoint of game.subcommunities) {
     await db.query(
@@ -78,11 +98,28 @@ export async function createGame(db: Queryable, seriesId: number, input: GameInp
       `INSERT INTO questions (game_id, i, kind, text, image, slider_min, slider_max, slider_step, slider_unit,
                               linked_vote_i, outcome, secs_to_answer)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-      [id, i, q.kind, q.text, q.image ?? null, q.slider?.min ?? null, q.slider?.max ?? null, q.slider?.step ?? null,
-        q.slider?.unit ?? null, q.linked_vote_i ?? null, q.outcome ?? null, q.secs_to_answer],
+      [
+        id,
+        i,
+        q.kind,
+        q.text,
+        q.image ?? null,
+        q.slider?.min ?? null,
+        q.slider?.max ?? null,
+        q.slider?.step ?? null,
+        q.slider?.unit ?? null,
+        q.linked_vote_i ?? null,
+        q.outcome ?? null,
+        q.secs_to_answer,
+      ],
     );
     for (const [ci, c] of q.choices.entries()) {
-      await db.query('INSERT INTO choices (question_id, i, text, image) VALUES ($1, $2, $3, $4)', [rows[0]!.id, ci, c.text, c.image ?? null]);
+      await db.query('INSERT INTO choices (question_id, i, text, image) VALUES ($1, $2, $3, $4)', [
+        rows[0]!.id,
+        ci,
+        c.text,
+        c.image ?? null,
+      ]);
     }
   }
   return id;

@@ -26,6 +26,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(status).type('text/plain; charset=utf-8').send(text);
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).type('text/plain; charset=utf-8').send('Something went wrong on our side. Please try again.');
+    return reply
+      .code(500)
+      .type('text/plain; charset=utf-8')
+      .send('Something went wrong on our side. Please try again.');
   });
 }

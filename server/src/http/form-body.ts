@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import { PROFILE_IMAGE_MAX_BYTES } from '@hunch/contract';
+import type { FastifyRequest } from 'fastify';
 import { HttpError } from './http-error';
 
 export interface UploadedFile {
@@ -20,7 +20,9 @@ export async function readForm(request: FastifyRequest): Promise<FormBody> {
   const fields: Record<string, string> = {};
   let file: UploadedFile | undefined;
   if (request.isMultipart()) {
-    for await (const part of request.parts({ limits: { fileSize: PROFILE_IMAGE_MAX_BYTES, files: 1, fields: 20 } })) {
+    for await (const part of request.parts({
+      limits: { fileSize: PROFILE_IMAGE_MAX_BYTES, files: 1, fields: 20 },
+    })) {
       if (part.type === 'file') {
         const buffer = await part.toBuffer();
         if (part.file.truncated) throw new HttpError(413, 'The image is too large (5 MB at most)');

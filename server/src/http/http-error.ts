@@ -17,8 +17,10 @@ export function parseOr400<T>(schema: ZodType<T>, data: unknown, fallback = 'Inv
   const result = schema.safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const message = issue && !issue.message.startsWith('Invalid input') && !issue.message.startsWith('Expected')
-    ? issue.message
-    : fallback;
+  // zod's own wording ('Too small: expected number to be >=0') is for developers; our schemas
+  // carry the sentences people read, and anything else gets the caller's plain fallback.
+  const generic =
+    /^(Invalid input|Too (small|big)|Invalid (string|option|type|format|element|key|union|value)|Unrecognized)|expected/i;
+  const message = issue && !generic.test(issue.message) ? issue.message : fallback;
   throw new HttpError(400, message);
 }

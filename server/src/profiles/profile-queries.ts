@@ -1,7 +1,7 @@
 import type { Profile } from '@hunch/contract';
-import type { Queryable } from '../db/database';
 import { DEFAULT_IMAGE } from '../assets/images';
 import { joinedList } from '../communities/community-queries';
+import type { Queryable } from '../db/database';
 
 interface UserRow {
   id: number;
@@ -12,7 +12,9 @@ interface UserRow {
 }
 
 export async function findUserIdByUsername(db: Queryable, username: string): Promise<number | undefined> {
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM users WHERE username_key = lower($1)', [username]);
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM users WHERE username_key = lower($1)', [
+    username,
+  ]);
   return rows[0]?.id;
 }
 
@@ -20,7 +22,11 @@ export async function findUserIdByUsername(db: Queryable, username: string): Pro
  * A profile as `viewerId` may see it. A private profile shows others its username and image only
  * (DESIGN §2); its owner always sees everything.
  */
-export async function presentProfile(db: Queryable, userId: number, viewerId: number | null): Promise<Profile | undefined> {
+export async function presentProfile(
+  db: Queryable,
+  userId: number,
+  viewerId: number | null,
+): Promise<Profile | undefined> {
   const { rows } = await db.query<UserRow>(
     `SELECT u.id, u.username, u.profile_img, u.is_private, g.name AS geo_name
        FROM users u LEFT JOIN communities g ON g.id = u.geo_community_id

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../accounts/sessions';
 import type { AppContext } from '../app-context';
-import { removeImage, reencodeUpload, storeImage } from '../assets/images';
+import { reencodeUpload, removeImage, storeImage } from '../assets/images';
 import { readForm } from '../http/form-body';
 import { HttpError, parseOr400 } from '../http/http-error';
 import { findUserIdByUsername, presentProfile } from './profile-queries';
@@ -35,9 +35,10 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.put('/api/profile_image', async (request) => {
     const userId = requireUser(request);
-    if (!request.isMultipart()) throw new HttpError(400, 'Send the image as a multipart form field named profile_img');
+    if (!request.isMultipart())
+      throw new HttpError(400, 'Send the image as a multipart form field named profile_img');
     const { file } = await readForm(request);
-    if (!file || file.fieldname !== 'profile_img') {
+    if (file?.fieldname !== 'profile_img') {
       throw new HttpError(400, 'Send the image as a multipart form field named profile_img');
     }
     const jpeg = await reencodeUpload(file.buffer, 'users');

@@ -1,21 +1,46 @@
-import type { FastifyInstance } from 'fastify';
-import { Server } from 'socket.io';
 import { SOCKET_TIMEOUT_MS } from '@hunch/contract';
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { Server } from 'socket.io';
 import type { AppContext } from '../app-context';
+import { registerDataNamespace } from '../games/data-namespace';
+import { GameClock } from '../games/game-clock';
 
 export interface Realtime {
   io: Server;
+  clock: GameClock;
   close(): Promise<void>;
 }
 
 /**
- * socket.io on the same HTTP server as the API. Its namespaces (/data, /game/{uuid}) are added by
- * the games and live features.
+ * socket.io on the same HTTP server as the API. With REDIS_URL, the Redis adapter carries every
+ * broadcast to the other server processes; without it, the in-memory adapter serves one process.
  */
-export async function attachRealtime(app: FastifyInstance, _ctx: AppContext): Promise<Realtime> {
-  const io = new Server(app.server, { path: '/socket.io', pingTimeout: SOCKET_TIMEOUT_MS, serveClient: false });
+export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Promise<Realtime> {
+  const io = new Server(app.server, {
+    path: '/socket.io',
+    pingTimeout: SOCKET_TIMEOUT_MS,
+    serveClient: false,
+  });
+  const redis: Redis[] = [];
+  if (ctx.config.redisUrl) {
+    const pub = new Redis(ctx.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    const sub = pub.duplicate();
+    await Promise.all([pub.connect(), sub.connect()]);
+    redis.push(pub, sub);
+    io.adapter(createAdapter(pub, sub));
+  }
+  const data = registerDataNamespace(io, ctx);
+  const clock = new GameClock(ctx, (id, state) => data.announce(id, state));
+  clock.start();
   return {
     io,
-    close: () => new Promise<void>((resolve) => io.close(() => resolve())),
+    clock,
+    async close() {
+      await clock.stop();
+      io.disconnectSockets(true);
+      for (const r of redis) r.disconnect();
+    },
   };
 }

@@ -1,12 +1,19 @@
-import type { AppContext } from '../app-context';
 import { geoGroupFor } from '../accounts/geo-groups';
 import { hashPassword } from '../accounts/passwords';
 import { ensureGeoCommunity } from '../accounts/registration';
+import type { AppContext } from '../app-context';
 import { badgeImage, storeImage } from '../assets/images';
 import type { Queryable } from '../db/database';
 import { createCommunity, createGame, createSeries } from '../hosting/authoring';
-import { adjectives, animals, demoCommunities, demoZipcodes, type QuestionSet, questionSets } from './demo-content';
-import { seededRandom, type Random } from './seeded-random';
+import {
+  adjectives,
+  animals,
+  demoCommunities,
+  demoZipcodes,
+  type QuestionSet,
+  questionSets,
+} from './demo-content';
+import { type Random, seededRandom } from './seeded-random';
 
 /** A demo account anyone can log in with (README). */
 export const DEMO_LOGIN = { username: 'demo_player', password: 'hunch123' } as const;
@@ -19,22 +26,44 @@ export interface SeedOptions {
 }
 
 /** Seeds demo content when the database has no community yet. Returns whether it seeded. */
-export async function seedDemoIfEmpty(ctx: AppContext, options: SeedOptions = { players: 400 }): Promise<boolean> {
+export async function seedDemoIfEmpty(
+  ctx: AppContext,
+  options: SeedOptions = { players: 400 },
+): Promise<boolean> {
   const { rows } = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM communities');
   if (rows[0]!.n > 0) return false;
   // Images first (files, idempotent), then every row in one transaction: a crash mid-seed leaves
   // an empty database that the next start seeds again, never half a demo.
   const images = new Map<string, string>();
   for (const c of demoCommunities) {
-    images.set(c.endpoint, await storeImage(ctx.uploadsDir, 'communities', await badgeImage(c.name.replace(/^The /, ''), c.hue, 'communities'), `${c.endpoint}.jpg`));
-    images.set(`game:${c.endpoint}`, await storeImage(ctx.uploadsDir, 'games', await badgeImage(c.name.replace(/^The /, ''), (c.hue + 40) % 360, 'games'), `${c.endpoint}.jpg`));
+    images.set(
+      c.endpoint,
+      await storeImage(
+        ctx.uploadsDir,
+        'communities',
+        await badgeImage(c.name.replace(/^The /, ''), c.hue, 'communities'),
+        `${c.endpoint}.jpg`,
+      ),
+    );
+    images.set(
+      `game:${c.endpoint}`,
+      await storeImage(
+        ctx.uploadsDir,
+        'games',
+        await badgeImage(c.name.replace(/^The /, ''), (c.hue + 40) % 360, 'games'),
+        `${c.endpoint}.jpg`,
+      ),
+    );
   }
   const demoHash = await hashPassword(DEMO_LOGIN.password);
   await ctx.db.transaction(async (tx) => {
     const rnd = seededRandom(20261122);
     const communityIds = new Map<string, number>();
     for (const c of demoCommunities) {
-      communityIds.set(c.endpoint, await createCommunity(tx, { ...c, categories: [...c.categories], image: images.get(c.endpoint) }));
+      communityIds.set(
+        c.endpoint,
+        await createCommunity(tx, { ...c, categories: [...c.categories], image: images.get(c.endpoint) }),
+      );
     }
     const players = await seedPlayers(tx, ctx, rnd, options.players, demoHash);
     await seedMemberships(tx, rnd, players, communityIds);
@@ -47,22 +76,45 @@ interface DemoPlayer {
   id: number;
 }
 
-async function seedPlayers(tx: Queryable, ctx: AppContext, rnd: Random, count: number, demoHash: string): Promise<DemoPlayer[]> {
+async function seedPlayers(
+  tx: Queryable,
+  ctx: AppContext,
+  rnd: Random,
+  count: number,
+  demoHash: string,
+): Promise<DemoPlayer[]> {
   const today = ctx.now();
   const geoIds = new Map<string, number>();
   for (const zip of demoZipcodes) {
     const group = geoGroupFor(zip);
     if (group) geoIds.set(zip, await ensureGeoCommunity(tx, group, ctx.uploadsDir));
   }
-  const cols: Record<string, unknown[]> = { username: [], email: [], hash: [], zip: [], geo: [], dob: [], gender: [], priv: [] };
+  const cols: Record<string, unknown[]> = {
+    username: [],
+    email: [],
+    hash: [],
+    zip: [],
+    geo: [],
+    dob: [],
+    gender: [],
+    priv: [],
+  };
   const taken = new Set<string>();
   for (let n = 0; n < count; n++) {
     let username = n === 0 ? DEMO_LOGIN.username : '';
-    while (!username || taken.has(username)) username = `${rnd.pick(adjectives)}_${rnd.pick(animals)}${rnd.int(10, 99)}`;
+    while (!username || taken.has(username))
+      username = `${rnd.pick(adjectives)}_${rnd.pick(animals)}${rnd.int(10, 99)}`;
     taken.add(username);
     const zip = rnd.pick(demoZipcodes);
     // Ages 12 to 75, most between 18 and 45, so every statistics bracket has players.
-    const age = n === 0 ? 30 : rnd.chance(0.12) ? rnd.int(12, 17) : rnd.chance(0.75) ? rnd.int(18, 45) : rnd.int(46, 75);
+    const age =
+      n === 0
+        ? 30
+        : rnd.chance(0.12)
+          ? rnd.int(12, 17)
+          : rnd.chance(0.75)
+            ? rnd.int(18, 45)
+            : rnd.int(46, 75);
     const dob = new Date(Date.UTC(today.getUTCFullYear() - age - 1, rnd.int(0, 11), rnd.int(1, 28)));
     cols.username!.push(username);
     cols.email!.push(`${username}@demo.hunch.example`);
@@ -90,13 +142,21 @@ async function seedPlayers(tx: Queryable, ctx: AppContext, rnd: Random, count: n
   return rows;
 }
 
-async function seedMemberships(tx: Queryable, rnd: Random, players: DemoPlayer[], ids: Map<string, number>): Promise<void> {
+async function seedMemberships(
+  tx: Queryable,
+  rnd: Random,
+  players: DemoPlayer[],
+  ids: Map<string, number>,
+): Promise<void> {
   const users: number[] = [];
   const communities: number[] = [];
   for (const [n, p] of players.entries()) {
     for (const c of demoCommunities) {
       // The demo account joins a few communities so its profile and lists are filled.
-      const joins = n === 0 ? ['hunch-hq', 'the-movie-buffs', 'chart-toppers'].includes(c.endpoint) : rnd.chance(c.weight);
+      const joins =
+        n === 0
+          ? ['hunch-hq', 'the-movie-buffs', 'chart-toppers'].includes(c.endpoint)
+          : rnd.chance(c.weight);
       if (joins) {
         users.push(p.id);
         communities.push(ids.get(c.endpoint)!);
@@ -112,8 +172,15 @@ async function seedMemberships(tx: Queryable, rnd: Random, players: DemoPlayer[]
 }
 
 const themeFor: Record<string, string> = {
-  'the-movie-buffs': 'movies', 'binge-watchers': 'movies', 'the-book-club': 'books', 'chart-toppers': 'music',
-  'hoops-nation': 'sports', 'gridiron-guessers': 'sports', 'pitch-perfect-fc': 'sports', 'lab-coats': 'science', 'weather-watchers': 'science',
+  'the-movie-buffs': 'movies',
+  'binge-watchers': 'movies',
+  'the-book-club': 'books',
+  'chart-toppers': 'music',
+  'hoops-nation': 'sports',
+  'gridiron-guessers': 'sports',
+  'pitch-perfect-fc': 'sports',
+  'lab-coats': 'science',
+  'weather-watchers': 'science',
 };
 
 const CLASH_TEAMS = ['the-movie-buffs', 'the-book-club', 'chart-toppers', 'binge-watchers'];
@@ -121,14 +188,36 @@ const CLASH_TEAMS = ['the-movie-buffs', 'the-book-club', 'chart-toppers', 'binge
 /** Game windows relative to now: recent ones (complete, to be scored), an open one, upcoming ones. */
 function windows(now: number) {
   return {
-    recentOld: { open: new Date(now - 8 * DAY), standby: new Date(now - 6 * DAY), complete: new Date(now - 6 * DAY + HOUR) },
-    recent: { open: new Date(now - 3 * DAY), standby: new Date(now - 2 * DAY), complete: new Date(now - 2 * DAY + HOUR) },
-    open: { open: new Date(now - 6 * HOUR), standby: new Date(now + 2 * DAY), complete: new Date(now + 2 * DAY + HOUR) },
-    upcoming: { open: new Date(now + DAY), standby: new Date(now + 3 * DAY), complete: new Date(now + 3 * DAY + HOUR) },
+    recentOld: {
+      open: new Date(now - 8 * DAY),
+      standby: new Date(now - 6 * DAY),
+      complete: new Date(now - 6 * DAY + HOUR),
+    },
+    recent: {
+      open: new Date(now - 3 * DAY),
+      standby: new Date(now - 2 * DAY),
+      complete: new Date(now - 2 * DAY + HOUR),
+    },
+    open: {
+      open: new Date(now - 6 * HOUR),
+      standby: new Date(now + 2 * DAY),
+      complete: new Date(now + 2 * DAY + HOUR),
+    },
+    upcoming: {
+      open: new Date(now + DAY),
+      standby: new Date(now + 3 * DAY),
+      complete: new Date(now + 3 * DAY + HOUR),
+    },
   };
 }
 
-async function seedGames(tx: Queryable, ctx: AppContext, rnd: Random, ids: Map<string, number>, images: Map<string, string>): Promise<void> {
+async function seedGames(
+  tx: Queryable,
+  ctx: AppContext,
+  rnd: Random,
+  ids: Map<string, number>,
+  images: Map<string, string>,
+): Promise<void> {
   const w = windows(ctx.now().getTime());
   const setFor = (endpoint: string): QuestionSet =>
     questionSets.find((s) => s.theme === (themeFor[endpoint] ?? 'general')) ?? questionSets[0]!;
@@ -136,21 +225,75 @@ async function seedGames(tx: Queryable, ctx: AppContext, rnd: Random, ids: Map<s
     const communityId = ids.get(c.endpoint)!;
     const image = images.get(`game:${c.endpoint}`);
     if (c.endpoint === 'hunch-hq') {
-      const daily = await createSeries(tx, { communityId, endpoint: 'daily-hunch', name: 'Daily Hunch', image, description: 'Five questions a day: vote, guess the crowd, predict the number.' });
-      for (const [key, name] of [['recentOld', 'Daily Hunch #41'], ['recent', 'Daily Hunch #42'], ['open', 'Daily Hunch #43'], ['upcoming', 'Daily Hunch #44']] as const) {
-        const uuid = await createGame(tx, daily, { name, schedule: w[key], questions: setFor('general').questions });
+      const daily = await createSeries(tx, {
+        communityId,
+        endpoint: 'daily-hunch',
+        name: 'Daily Hunch',
+        image,
+        description: 'Five questions a day: vote, guess the crowd, predict the number.',
+      });
+      for (const [key, name] of [
+        ['recentOld', 'Daily Hunch #41'],
+        ['recent', 'Daily Hunch #42'],
+        ['open', 'Daily Hunch #43'],
+        ['upcoming', 'Daily Hunch #44'],
+      ] as const) {
+        const uuid = await createGame(tx, daily, {
+          name,
+          schedule: w[key],
+          questions: setFor('general').questions,
+        });
         if (key !== 'upcoming') await seedAnswers(tx, rnd, uuid, communityId, key === 'open' ? 0.3 : 0.9, []);
       }
-      const clash = await createSeries(tx, { communityId, endpoint: 'community-clash', name: 'Community Clash', image, description: 'Represent your community: the best average score wins.' });
-      const clashRecent = await createGame(tx, clash, { name: 'Clash: Screens vs Pages', schedule: w.recent, subcommunities: CLASH_TEAMS, questions: setFor('the-movie-buffs').questions });
-      await seedAnswers(tx, rnd, clashRecent, communityId, 0.9, CLASH_TEAMS.map((e) => ids.get(e)!));
-      const clashOpen = await createGame(tx, clash, { name: 'Clash: Sound vs Story', schedule: w.open, subcommunities: CLASH_TEAMS, questions: setFor('chart-toppers').questions });
-      await seedAnswers(tx, rnd, clashOpen, communityId, 0.3, CLASH_TEAMS.map((e) => ids.get(e)!));
+      const clash = await createSeries(tx, {
+        communityId,
+        endpoint: 'community-clash',
+        name: 'Community Clash',
+        image,
+        description: 'Represent your community: the best average score wins.',
+      });
+      const clashRecent = await createGame(tx, clash, {
+        name: 'Clash: Screens vs Pages',
+        schedule: w.recent,
+        subcommunities: CLASH_TEAMS,
+        questions: setFor('the-movie-buffs').questions,
+      });
+      await seedAnswers(
+        tx,
+        rnd,
+        clashRecent,
+        communityId,
+        0.9,
+        CLASH_TEAMS.map((e) => ids.get(e)!),
+      );
+      const clashOpen = await createGame(tx, clash, {
+        name: 'Clash: Sound vs Story',
+        schedule: w.open,
+        subcommunities: CLASH_TEAMS,
+        questions: setFor('chart-toppers').questions,
+      });
+      await seedAnswers(
+        tx,
+        rnd,
+        clashOpen,
+        communityId,
+        0.3,
+        CLASH_TEAMS.map((e) => ids.get(e)!),
+      );
       continue;
     }
-    const series = await createSeries(tx, { communityId, endpoint: 'weekly', name: `${c.name.replace(/^The /, '')} Weekly`, image, description: c.description });
+    const series = await createSeries(tx, {
+      communityId,
+      endpoint: 'weekly',
+      name: `${c.name.replace(/^The /, '')} Weekly`,
+      image,
+      description: c.description,
+    });
     for (const key of ['recent', 'open', 'upcoming'] as const) {
-      const uuid = await createGame(tx, series, { schedule: w[key], questions: setFor(c.endpoint).questions });
+      const uuid = await createGame(tx, series, {
+        schedule: w[key],
+        questions: setFor(c.endpoint).questions,
+      });
       if (key !== 'upcoming') await seedAnswers(tx, rnd, uuid, communityId, key === 'open' ? 0.3 : 0.85, []);
     }
   }
@@ -167,7 +310,14 @@ interface QuestionRow {
 }
 
 /** Demo players of the community answer: choices with a per-game popularity, numbers near a centre. */
-async function seedAnswers(tx: Queryable, rnd: Random, gameId: string, communityId: number, share: number, teams: number[]): Promise<void> {
+async function seedAnswers(
+  tx: Queryable,
+  rnd: Random,
+  gameId: string,
+  communityId: number,
+  share: number,
+  teams: number[],
+): Promise<void> {
   const members = await tx.query<{ user_id: number; teams: number[] }>(
     `SELECT m.user_id, COALESCE(array_agg(t.community_id) FILTER (WHERE t.community_id IS NOT NULL), '{}') AS teams
        FROM memberships m JOIN users u ON u.id = m.user_id AND u.is_demo AND u.username <> 'demo_player'

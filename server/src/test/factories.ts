@@ -7,7 +7,15 @@ let seq = 0;
 const next = () => `${Date.now().toString(36).slice(-4)}${(seq++).toString(36)}`;
 
 /** Registration fields that pass every check; override what a test is about. */
-export function registrationFields(overrides: Record<string, string> = {}): Record<string, string> {
+export interface RegistrationFields extends Record<string, string> {
+  username: string;
+  password: string;
+  email: string;
+  zipcode: string;
+  date_of_birth: string;
+}
+
+export function registrationFields(overrides: Record<string, string> = {}): RegistrationFields {
   const id = next();
   return {
     username: `player_${id}`,
@@ -27,7 +35,10 @@ export async function registerPlayer(client: TestClient, overrides: Record<strin
   return fields;
 }
 
-export async function makeCommunity(db: Queryable, overrides: { endpoint?: string; name?: string; category?: string } = {}) {
+export async function makeCommunity(
+  db: Queryable,
+  overrides: { endpoint?: string; name?: string; category?: string } = {},
+) {
   const endpoint = overrides.endpoint ?? `club-${next()}`;
   const id = await createCommunity(db, {
     endpoint,
@@ -38,7 +49,71 @@ export async function makeCommunity(db: Queryable, overrides: { endpoint?: strin
 }
 
 export const pngBytes = (width = 32, height = 32) =>
-  sharp({ create: { width, height, channels: 3, background: '#3366ff' } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: '#3366ff' } })
+    .png()
+    .toBuffer();
 
 export const jpegBytes = (width = 32, height = 32) =>
-  sharp({ create: { width, height, channels: 3, background: '#ff6633' } }).jpeg().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: '#ff6633' } })
+    .jpeg()
+    .toBuffer();
+
+const MIN = 60_000;
+
+/** The standard test question set: every kind, a guess linked to a vote, host and crowd predicts. */
+export const standardQuestions = [
+  {
+    kind: 'vote',
+    text: 'Favourite colour?',
+    choices: [{ text: 'Red' }, { text: 'Green' }, { text: 'Blue' }],
+  },
+  {
+    kind: 'guess',
+    text: 'Most popular colour?',
+    choices: [{ text: 'Red' }, { text: 'Green' }, { text: 'Blue' }],
+    linked_vote_i: 0,
+  },
+  {
+    kind: 'predict',
+    text: 'Degrees tomorrow?',
+    slider: { min: 0, max: 40, step: 0.5, unit: '°C' },
+    outcome: 20,
+  },
+  { kind: 'predict', text: 'Cups of coffee?', slider: { min: 0, max: 10, step: 1, unit: 'cups' } },
+  { kind: 'guess', text: 'Most popular pet?', choices: [{ text: 'Dog' }, { text: 'Cat' }] },
+] as const;
+
+/**
+ * A community with a series and one game, scheduled around `now`: open from 10 minutes ago until
+ * `openFor` minutes from now, then standby for 5 minutes, then complete.
+ */
+export async function makeGame(
+  db: Queryable,
+  now: Date,
+  opts: {
+    openFor?: number;
+    synchronous?: boolean;
+    subcommunities?: string[];
+    community?: { id: number; endpoint: string };
+  } = {},
+) {
+  const { createGame, createSeries } = await import('../hosting/authoring');
+  const community = opts.community ?? (await makeCommunity(db));
+  const seriesEndpoint = `series-${next()}`;
+  const seriesId = await createSeries(db, {
+    communityId: community.id,
+    endpoint: seriesEndpoint,
+    name: 'Test Series',
+  });
+  const open = new Date(now.getTime() - 10 * MIN);
+  const standby = new Date(now.getTime() + (opts.openFor ?? 60) * MIN);
+  const complete = new Date(standby.getTime() + 5 * MIN);
+  const uuid = await createGame(db, seriesId, {
+    name: 'Test Game',
+    schedule: { open, standby, complete },
+    synchronous: opts.synchronous ?? false,
+    subcommunities: opts.subcommunities ?? [],
+    questions: standardQuestions.map((q) => ({ ...q, choices: 'choices' in q ? [...q.choices] : [] })),
+  });
+  return { uuid, community, seriesEndpoint, schedule: { open, standby, complete } };
+}

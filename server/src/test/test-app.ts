@@ -39,7 +39,11 @@ export async function startTestApp(kind: DbKind): Promise<TestApp> {
   };
 }
 
-type Body = { json?: unknown; form?: Record<string, string>; multipart?: { body: Buffer; contentType: string } };
+type Body = {
+  json?: unknown;
+  form?: Record<string, string>;
+  multipart?: { body: Buffer; contentType: string };
+};
 
 /** A browser stand-in: keeps cookies, fetches and sends the CSRF token like the web app does. */
 export class TestClient {

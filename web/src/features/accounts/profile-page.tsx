@@ -50,7 +50,9 @@ function ProfileView({ profile }: { profile: Profile }) {
   const [editing, setEditing] = useState(false);
   const imageVersion = useImageVersion();
   const hidden = profile.isPrivate && !profile.isOwner;
-  const displayName = profile.name.join(' ').trim();
+  const fullName = profile.name.join(' ').trim();
+  // The server falls back to the username when there is no name; do not print it twice.
+  const displayName = fullName.toLowerCase() === profile.username.toLowerCase() ? '' : fullName;
 
   return (
     <>

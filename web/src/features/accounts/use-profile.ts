@@ -1,14 +1,12 @@
 import { type Profile, profileSchema } from '@hunch/contract';
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, errorFrom, send } from '../../api/client';
+import { send } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 
 /** GET /api/profile: any non-200 answer means "not logged in" (spec §7), so it becomes null. */
 async function fetchOwnProfile(): Promise<Profile | null> {
   const res = await send('GET', '/api/profile');
-  if (res.ok) return profileSchema.parse(await res.json());
-  if (res.status >= 500) throw await errorFrom(res);
-  return null;
+  return res.ok ? profileSchema.parse(await res.json()) : null;
 }
 
 /**
@@ -16,12 +14,13 @@ async function fetchOwnProfile(): Promise<Profile | null> {
  * Login, register, logout and membership changes write this cache directly.
  */
 export function useProfile(): Profile | null | undefined {
-  const { data } = useQuery({
+  const { data, isError } = useQuery({
     queryKey: queryKeys.profile,
     queryFn: fetchOwnProfile,
     staleTime: 60_000,
-    // A network failure should not leave the app "loading" forever; retry, then treat as logged out.
-    retry: (count, err) => !(err instanceof ApiError) && count < 2,
+    retry: 2,
   });
-  return data;
+  // Only a network failure gets here (every answer maps to a value); after the retries the app must
+  // not stay "loading" forever, so it carries on as logged out.
+  return isError ? null : data;
 }

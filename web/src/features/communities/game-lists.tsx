@@ -21,7 +21,8 @@ function scheduleLine(game: Game): { text: string; at: string } {
       return { text: game.synchronous ? 'Starts' : 'Closes', at: standby };
     case 'standby':
     case 'results':
-      return { text: 'Results', at: complete };
+      // Scoring may still run after schedule.complete; then the game has ended, results pending.
+      return { text: Date.parse(complete) > Date.now() ? 'Results' : 'Ended', at: complete };
     case 'complete':
       return { text: 'Ended', at: complete };
   }

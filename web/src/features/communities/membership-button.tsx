@@ -21,9 +21,11 @@ export function MembershipButton({ endpoint, name, joined }: MembershipButtonPro
   if (profile === undefined) return null;
   if (profile === null) {
     return (
-      <Link className="button button-primary" to={loginLinkFor(pathname)}>
-        {`Log in to join ${shown}`}
-      </Link>
+      <div className="membership">
+        <Link className="button button-primary" to={loginLinkFor(pathname)}>
+          {`Log in to join ${shown}`}
+        </Link>
+      </div>
     );
   }
 

@@ -1,0 +1,76 @@
+import type { GameState } from '@hunch/contract';
+import type { AppContext } from '../app-context';
+import type { Queryable } from '../db/database';
+import { type AfterScoring, gamesDueForScoring, scoreGame } from './scoring';
+
+export type AnnounceState = (gameId: string, state: GameState) => void;
+
+/** How far back a missed boundary is still announced (a server that was down catches up). */
+const CATCH_UP = '1 hour';
+
+/**
+ * Claims the schedule boundaries that have passed and were not announced yet. The insert is the
+ * claim: with several processes, exactly one gets each (game, state) row back and announces it.
+ */
+async function claimBoundaries(db: Queryable, now: Date): Promise<{ game_id: string; state: GameState }[]> {
+  const { rows } = await db.query<{ game_id: string; state: GameState }>(
+    `INSERT INTO game_state_events (game_id, state)
+     SELECT g.id, b.state
+       FROM games g
+       CROSS JOIN LATERAL (VALUES ('open', g.open_at), ('standby', g.standby_at), ('results', g.complete_at)) AS b(state, at)
+      WHERE b.at <= $1 AND b.at > $1::timestamptz - interval '${CATCH_UP}'
+        AND (b.state <> 'results' OR g.scored_at IS NULL)
+     ON CONFLICT DO NOTHING
+     RETURNING game_id::text, state`,
+    [now],
+  );
+  return rows;
+}
+
+/**
+ * The per-process game clock: every tick it announces passed boundaries and scores games whose
+ * schedule is complete. Each piece of work is claimed in the database, so any number of processes
+ * may run it and each change still happens, and is announced, once.
+ */
+export class GameClock {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly announce: AnnounceState,
+    private readonly afterScoring?: AfterScoring,
+  ) {}
+
+  start(intervalMs = 500): void {
+    this.timer = setInterval(() => void this.tick().catch(() => undefined), intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass; concurrent calls share the pass in flight. */
+  tick(): Promise<void> {
+    this.running ??= this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async pass(): Promise<void> {
+    const now = this.ctx.now();
+    for (const { game_id, state } of await claimBoundaries(this.ctx.db, now)) this.announce(game_id, state);
+    for (const id of await gamesDueForScoring(this.ctx.db, now)) {
+      if (await scoreGame(this.ctx.db, id, now, this.afterScoring)) {
+        await this.ctx.db.query(
+          `INSERT INTO game_state_events (game_id, state) VALUES ($1, 'complete') ON CONFLICT DO NOTHING`,
+          [id],
+        );
+        this.announce(id, 'complete');
+      }
+    }
+  }
+}
