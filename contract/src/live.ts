@@ -34,3 +34,41 @@ export const liveAnswerSchema = z.object({
   number_answer: z.number().finite().nullable(),
 });
 export type LiveAnswer = z.infer<typeof liveAnswerSchema>;
+
+/** The live question as sent: `time_left` (ms) lets a client with a skewed clock count down right. */
+export interface LiveQuestionEvent extends LiveQuestion {
+  time_left: number;
+}
+
+export interface LiveAnswerAck {
+  ok: boolean;
+  /** Why an answer did not count ('too late', 'not in the lobby', ...). */
+  error?: string;
+  /** The stored answer for this question (the first one when a repeat arrives). */
+  answer?: LiveAnswer;
+}
+
+/** Sent on (re)connection while a game is under way: where the game is and the player's answers. */
+export interface LiveResumeEvent {
+  phase: 'lobby' | 'countdown' | 'question' | 'between' | 'complete';
+  in_lobby: boolean;
+  answers: LiveAnswer[];
+  players: number;
+}
+
+export interface GameServerToClient {
+  game_start: () => void;
+  countdown: (event: { secs: number }) => void;
+  question: (event: LiveQuestionEvent) => void;
+  game_complete: () => void;
+  lobby_count: (event: { count: number }) => void;
+  resume: (event: LiveResumeEvent) => void;
+  /** A round-trip probe: the client acknowledges at once, so the server can measure its delay. */
+  latency: (ack: () => void) => void;
+}
+
+export interface GameClientToServer {
+  lobby: (ack: (joined: boolean) => void) => void;
+  answer: (answer: LiveAnswer, ack: (result: LiveAnswerAck) => void) => void;
+}
+

@@ -3,3 +3,4 @@ export * from './game-state';
 export * from './points';
 export * from './ranking';
 export * from './statistics';
+export * from './live-timeline';

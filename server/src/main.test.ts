@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { httpSession } from './test/http-session';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -57,27 +58,6 @@ async function waitUp(server: Running): Promise<void> {
   throw new Error(`server did not start: ${server.output()}`);
 }
 
-/** A minimal browser: cookie jar plus CSRF token, over real HTTP. */
-async function session(port: number) {
-  const jar = new Map<string, string>();
-  const call = async (method: string, url: string, body?: URLSearchParams) => {
-    const headers: Record<string, string> = { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') };
-    if (method !== 'GET') {
-      const token = (await (await call('GET', '/api/csrf')).json()) as { token: string };
-      headers['x-csrf-token'] = token.token;
-      headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    }
-    const res = await fetch(`http://127.0.0.1:${port}${url}`, { method, headers, body });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const [k, v] = pair!.split('=');
-      jar.set(k!, v ?? '');
-    }
-    return res;
-  };
-  return call;
-}
-
 describe('the server process', () => {
   const dirs: string[] = [];
   const children: ChildProcess[] = [];
@@ -93,7 +73,7 @@ describe('the server process', () => {
     children.push(first.child);
     await waitUp(first);
 
-    const call = await session(first.port);
+    const { call } = httpSession(`http://127.0.0.1:${first.port}`);
     const form = new URLSearchParams({
       username: 'survivor_1',
       password: 'secret!42',
@@ -114,7 +94,7 @@ describe('the server process', () => {
     const third = startServer(dataDir, await freePort());
     children.push(third.child);
     await waitUp(third);
-    const again = await session(third.port);
+    const { call: again } = httpSession(`http://127.0.0.1:${third.port}`);
     const login = await again(
       'PUT',
       '/api/login',

@@ -6,10 +6,15 @@ import { Server } from 'socket.io';
 import type { AppContext } from '../app-context';
 import { registerDataNamespace } from '../games/data-namespace';
 import { GameClock } from '../games/game-clock';
+import { SESSION_COOKIE, userIdForToken } from '../accounts/sessions';
+import { LiveConductor } from '../live/live-conductor';
+import { type LiveHub, registerLiveNamespace } from '../live/live-namespace';
 
 export interface Realtime {
   io: Server;
   clock: GameClock;
+  live: LiveHub;
+  conductor: LiveConductor;
   close(): Promise<void>;
 }
 
@@ -34,12 +39,23 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
   const data = registerDataNamespace(io, ctx);
   const clock = new GameClock(ctx, (id, state) => data.announce(id, state));
   clock.start();
+  const live = registerLiveNamespace(io, ctx, async (header) => {
+    const token = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
+    return token && token.length < 100 ? userIdForToken(ctx.db, token) : null;
+  });
+  const conductor = new LiveConductor(ctx, live);
+  conductor.start();
   return {
     io,
     clock,
+    live,
+    conductor,
     async close() {
+      await conductor.stop();
+      await live.batcher.drain();
       await clock.stop();
       io.disconnectSockets(true);
+      io.engine.close();
       for (const r of redis) r.disconnect();
     },
   };

@@ -10,7 +10,11 @@ export interface ResultsGame {
   complete: boolean;
 }
 
-export async function findResultsGame(db: Queryable, uuid: string, now: Date): Promise<ResultsGame | undefined> {
+export async function findResultsGame(
+  db: Queryable,
+  uuid: string,
+  now: Date,
+): Promise<ResultsGame | undefined> {
   const { rows } = await db.query<{
     id: string;
     series_id: number;
@@ -26,7 +30,11 @@ export async function findResultsGame(db: Queryable, uuid: string, now: Date): P
   const g = rows[0];
   if (!g) return undefined;
   // The same derivation as every other call, so results open exactly when the game shows 'complete'.
-  const schedule = { open: new Date(g.open_at), standby: new Date(g.standby_at), complete: new Date(g.complete_at) };
+  const schedule = {
+    open: new Date(g.open_at),
+    standby: new Date(g.standby_at),
+    complete: new Date(g.complete_at),
+  };
   return { id: g.id, seriesId: g.series_id, complete: gameStateAt(schedule, now, g.scored) === 'complete' };
 }
 
@@ -46,7 +54,12 @@ export interface BoardRow {
 }
 
 /** One page of the leaderboard: a range of stored positions, read through participations_board. */
-export async function leaderboardPage(db: Queryable, gameId: string, page: number, size: number): Promise<BoardRow[]> {
+export async function leaderboardPage(
+  db: Queryable,
+  gameId: string,
+  page: number,
+  size: number,
+): Promise<BoardRow[]> {
   const first = (page - 1) * size + 1;
   const { rows } = await db.query<BoardRow>(
     `SELECT p.user_id, u.username, u.profile_img, u.is_private, p.score, p.rank, p.percentile, p.community_rank,
@@ -223,7 +236,11 @@ export async function findGeoGroup(db: Queryable, nameOrEndpoint: string): Promi
   return rows[0]?.id;
 }
 
-export async function findGameSubcommunity(db: Queryable, gameId: string, endpoint: string): Promise<number | undefined> {
+export async function findGameSubcommunity(
+  db: Queryable,
+  gameId: string,
+  endpoint: string,
+): Promise<number | undefined> {
   const { rows } = await db.query<{ id: number }>(
     `SELECT c.id FROM game_subcommunities gs JOIN communities c ON c.id = gs.community_id
       WHERE gs.game_id = $1 AND c.endpoint = $2`,
@@ -238,7 +255,11 @@ export interface CachedCounts {
   group: Map<number, Map<number, number>>;
 }
 
-export async function cachedCounts(db: Queryable, gameId: string, group: StatsGroup | null): Promise<CachedCounts> {
+export async function cachedCounts(
+  db: Queryable,
+  gameId: string,
+  group: StatsGroup | null,
+): Promise<CachedCounts> {
   const { rows } = await db.query<{ grp: boolean; question_i: number; slot: number; ct: number }>(
     `SELECT (group_kind <> 'all') AS grp, question_i, slot, ct FROM question_stats_cache
       WHERE game_id = $1 AND ((group_kind = 'all' AND group_value = '') OR (group_kind = $2 AND group_value = $3))`,
@@ -271,7 +292,9 @@ export function ageBracketSql(dob: string, day: string): string {
   const age = `(date_part('year', ${day})::int - date_part('year', ${dob})::int
     - CASE WHEN to_char(${day}, 'MMDD') < to_char(${dob}, 'MMDD') THEN 1 ELSE 0 END)`;
   // Each bracket after the first starts at the age its label starts with ('18-24' -> 18).
-  const arms = AGE_BRACKETS.slice(1).map((label, k) => `WHEN ${age} < ${Number.parseInt(label, 10)} THEN '${AGE_BRACKETS[k]}'`);
+  const arms = AGE_BRACKETS.slice(1).map(
+    (label, k) => `WHEN ${age} < ${Number.parseInt(label, 10)} THEN '${AGE_BRACKETS[k]}'`,
+  );
   return `CASE ${arms.join(' ')} ELSE '${AGE_BRACKETS[AGE_BRACKETS.length - 1]}' END`;
 }
 

@@ -9,6 +9,10 @@ export function gameImageUrl(image: string): string {
   return `/assets/games/${encodeURIComponent(image)}`;
 }
 
+export function questionImageUrl(image: string): string {
+  return `/assets/questions/${encodeURIComponent(image)}`;
+}
+
 export function userImageUrl(image: string | null | undefined, version?: number): string {
   const url = `/assets/users/${encodeURIComponent(image || DEFAULT_USER_IMAGE)}`;
   // An upload may keep the same file name; the version defeats the browser's image cache.

@@ -8,4 +8,13 @@ export const queryKeys = {
   joined: ['joined_communities'] as const,
   community: (endpoint: string) => ['community', endpoint] as const,
   communityRank: (community: string, username: string) => ['community_rank', community, username] as const,
+  playGames: ['play_games'] as const,
+  seriesAll: ['series'] as const,
+  series: (community: string, series: string) => ['series', community, series] as const,
+  game: (uuid: string) => ['game', uuid] as const,
+  participation: (uuid: string) => ['participation', uuid] as const,
+  leaderboard: (uuid: string, byCommunity: boolean) =>
+    ['leaderboard', uuid, byCommunity ? 'community' : 'player'] as const,
+  questionStats: (uuid: string, age: string, geo: string, community: string) =>
+    ['question_stats', uuid, age, geo, community] as const,
 };

@@ -1,0 +1,14 @@
+export { saveScreenshot, saveScreenshots, settle, step, withFailureCapture } from './artifacts';
+export {
+  chromiumPath,
+  DESKTOP,
+  launchBrowser,
+  newSession,
+  type PageProblems,
+  PHONE,
+  type Session,
+} from './browser';
+export { handleDialogs, type SeenDialog } from './dialogs';
+export { artifactsDir, assertWebBuilt, repoRoot, webDist } from './paths';
+export { type Rgb, solidPng } from './png';
+export { type RunningServer, type StartServerOptions, startServer } from './server';

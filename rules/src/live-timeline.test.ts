@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  LIVE_COUNTDOWN_MS,
+  LIVE_GAP_MS,
+  MAX_LATENCY_ALLOWANCE_MS,
+  answerInTime,
+  askedAt,
+  deadlineOf,
+  liveEndsAt,
+  livePhaseAt,
+  stepAt,
+  stepDue,
+} from './live-timeline';
+
+const s = { startAt: 1_000_000, secs: [10, 20, 15] };
+
+describe('live timeline', () => {
+  it('runs lobby, countdown, questions with gaps, then complete', () => {
+    expect(livePhaseAt(s, s.startAt - 1)).toEqual({ kind: 'lobby' });
+    expect(livePhaseAt(s, s.startAt)).toMatchObject({ kind: 'countdown' });
+    const q0 = s.startAt + LIVE_COUNTDOWN_MS;
+    expect(livePhaseAt(s, q0)).toEqual({ kind: 'question', i: 0, askedAt: q0, deadline: q0 + 10_000 });
+    expect(livePhaseAt(s, q0 + 10_000)).toMatchObject({ kind: 'between', i: 0 });
+    expect(livePhaseAt(s, q0 + 10_000 + LIVE_GAP_MS)).toMatchObject({ kind: 'question', i: 1 });
+    expect(livePhaseAt(s, liveEndsAt(s))).toMatchObject({ kind: 'complete' });
+    expect(livePhaseAt(s, deadlineOf(s, 2))).toMatchObject({ kind: 'complete' });
+  });
+
+  it('numbers the steps: start, each question, complete', () => {
+    expect(stepDue(s, s.startAt - 1)).toBe(-1);
+    expect(stepDue(s, s.startAt)).toBe(0);
+    expect(stepDue(s, askedAt(s, 0))).toBe(1);
+    expect(stepDue(s, askedAt(s, 2))).toBe(3);
+    expect(stepDue(s, liveEndsAt(s))).toBe(4);
+    expect(stepAt(s, 4)).toBe(liveEndsAt(s));
+  });
+
+  it('accepts answers only inside the window plus a capped delay allowance', () => {
+    const d = deadlineOf(s, 1);
+    expect(answerInTime(s, 1, askedAt(s, 1) - 1, 0)).toBe(false);
+    expect(answerInTime(s, 1, d, 0)).toBe(true);
+    expect(answerInTime(s, 1, d + 1, 0)).toBe(false);
+    expect(answerInTime(s, 1, d + 100, 150)).toBe(true);
+    expect(answerInTime(s, 1, d + MAX_LATENCY_ALLOWANCE_MS + 1, 60_000)).toBe(false);
+    expect(answerInTime(s, 7, d, 0)).toBe(false);
+  });
+
+  it('has phases that never go backwards (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 8 }), fc.nat(600_000), fc.nat(600_000), (secs, a, b) => {
+        const sched = { startAt: 0, secs };
+        const [t1, t2] = a <= b ? [a, b] : [b, a];
+        expect(stepDue(sched, t1)).toBeLessThanOrEqual(stepDue(sched, t2));
+      }),
+    );
+  });
+});

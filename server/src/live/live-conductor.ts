@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { LIVE_COUNTDOWN_MS, liveEndsAt, stepAt, stepDue } from '@hunch/rules';
+import type { AppContext } from '../app-context';
+import { questionEvent } from './live-events';
+import type { LiveHub } from './live-namespace';
+
+/** A lease outlives two missed renewals; a dead holder's game moves on within about this long. */
+export const LEASE_MS = 3_000;
+const TICK_MS = 1_000;
+
+interface Held {
+  epoch: number;
+  step: number;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * Drives live games. Every process runs one; for each live game exactly one process holds its
+ * lease (a row in live_games with an expiry it renews every second). The holder announces each
+ * step of the game's timeline when it falls due; every write carries the holder's epoch (a fencing
+ * token bumped on each takeover), so a holder that was presumed dead cannot announce anything
+ * after another took over. The timeline itself comes from the stored schedule, so a new holder
+ * carries on from the same clock.
+ */
+export class LiveConductor {
+  readonly id = randomUUID();
+  private held = new Map<string, Held>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  /** Called once per game when its last step is announced (takeover metrics, bots). */
+  onFinished: (gameId: string) => void = () => {};
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly hub: LiveHub,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick().catch(() => undefined), TICK_MS);
+    this.timer.unref();
+    void this.tick().catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.ticking;
+    for (const h of this.held.values()) clearTimeout(h.timer);
+    // Hand the leases back so another process takes over at once, not at expiry.
+    await this.ctx.db
+      .query('UPDATE live_games SET holder = NULL, lease_until = NULL WHERE holder = $1', [this.id])
+      .catch(() => undefined);
+    this.held.clear();
+  }
+
+  tick(): Promise<void> {
+    this.ticking ??= this.pass().finally(() => {
+      this.ticking = undefined;
+    });
+    return this.ticking;
+  }
+
+  /** Games whose live part is due or under way: started (or about to) and not finished. */
+  private async pass(): Promise<void> {
+    const now = this.ctx.now();
+    const { rows } = await this.ctx.db.query<{ id: string }>(
+      `SELECT g.id::text AS id FROM games g LEFT JOIN live_games l ON l.game_id = g.id
+        WHERE g.synchronous AND g.standby_at <= $1::timestamptz + interval '2 seconds'
+          AND g.complete_at > $1::timestamptz - interval '1 hour' AND l.finished_at IS NULL AND g.scored_at IS NULL`,
+      [now],
+    );
+    for (const { id } of rows) await this.claim(id, now);
+  }
+
+  private async claim(gameId: string, now: Date): Promise<void> {
+    await this.ctx.db.query('INSERT INTO live_games (game_id) VALUES ($1) ON CONFLICT DO NOTHING', [gameId]);
+    const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    const { rows } = await this.ctx.db.query<{ epoch: number; step: number }>(
+      `UPDATE live_games
+          SET epoch = CASE WHEN holder = $2 THEN epoch ELSE epoch + 1 END, holder = $2, lease_until = $3
+        WHERE game_id = $1 AND finished_at IS NULL
+          AND (holder IS NULL OR holder = $2 OR lease_until < $4)
+        RETURNING epoch, step`,
+      [gameId, this.id, leaseUntil, now],
+    );
+    const row = rows[0];
+    if (!row) {
+      // Someone else holds it (or it is finished): stop driving if we thought we were.
+      clearTimeout(this.held.get(gameId)?.timer);
+      this.held.delete(gameId);
+      return;
+    }
+    const mine = this.held.get(gameId);
+    if (!mine || mine.epoch !== row.epoch) {
+      clearTimeout(mine?.timer);
+      this.held.set(gameId, { epoch: row.epoch, step: row.step });
+    }
+    await this.advance(gameId);
+  }
+
+  /** Announces every step now due, then sleeps until the next one. */
+  private async advance(gameId: string): Promise<void> {
+    const held = this.held.get(gameId);
+    const info = await this.hub.schedules.get(gameId);
+    if (!held || !info) return;
+    const now = this.ctx.now().getTime();
+    const due = stepDue(info.schedule, now);
+    const last = info.schedule.secs.length + 1;
+    if (due > held.step) {
+      const finished = due >= last;
+      const { rows } = await this.ctx.db.query(
+        `UPDATE live_games SET step = $3, finished_at = CASE WHEN $4 THEN now() ELSE finished_at END
+          WHERE game_id = $1 AND epoch = $2 AND holder = $5 AND step < $3 RETURNING step`,
+        [gameId, held.epoch, due, finished, this.id],
+      );
+      if (rows.length === 0) {
+        // Fenced off: another process took over.
+        this.held.delete(gameId);
+        return;
+      }
+      held.step = due;
+      this.announce(gameId, due, now);
+      if (finished) {
+        // Results come as soon as the live part ends, not at the scheduled complete time.
+        await this.ctx.db.query('UPDATE games SET complete_at = LEAST(complete_at, $2) WHERE id = $1', [
+          gameId,
+          new Date(liveEndsAt(info.schedule)),
+        ]);
+        this.held.delete(gameId);
+        this.onFinished(gameId);
+        return;
+      }
+    }
+    const next = stepAt(info.schedule, held.step + 1);
+    clearTimeout(held.timer);
+    held.timer = setTimeout(() => void this.advance(gameId).catch(() => undefined), Math.max(0, next - now));
+    held.timer.unref();
+  }
+
+  private announce(gameId: string, step: number, now: number): void {
+    const nsp = this.hub.of(gameId);
+    const info = this.hub.schedules.get(gameId);
+    void info.then((i) => {
+      if (!i) return;
+      const n = i.schedule.secs.length;
+      if (step === 0) {
+        nsp.emit('game_start');
+        nsp.emit('countdown', { secs: Math.round(LIVE_COUNTDOWN_MS / 1000) });
+      } else if (step <= n) {
+        nsp.emit('question', questionEvent(i, step - 1, now));
+      } else {
+        nsp.emit('game_complete');
+      }
+    });
+  }
+}

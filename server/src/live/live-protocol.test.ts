@@ -1,0 +1,190 @@
+import type {
+  GameClientToServer,
+  GameServerToClient,
+  LiveAnswerAck,
+  LiveQuestionEvent,
+  LiveResumeEvent,
+} from '@hunch/contract';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGame } from '../test/factories';
+import { registerOverHttp } from '../test/http-session';
+import { startLiveTestServer } from '../test/live-test-server';
+import { dbKinds } from '../test/test-db';
+
+type GameSocket = Socket<GameServerToClient, GameClientToServer>;
+
+const SECS = 3;
+
+/** A socket.io player that records what it receives, like the web client. */
+function connect(url: string, gameId: string, cookie: string | undefined) {
+  const socket: GameSocket = io(`${url}/game/${gameId}`, {
+    transports: ['websocket'],
+    forceNew: true,
+    extraHeaders: cookie ? { cookie } : {},
+    reconnection: false,
+    query: { subcommunity: '' },
+  });
+  const seen: { event: string; at: number; data?: unknown }[] = [];
+  for (const event of [
+    'game_start',
+    'countdown',
+    'question',
+    'game_complete',
+    'lobby_count',
+    'resume',
+  ] as const) {
+    socket.on(event as 'game_start', (data?: unknown) => seen.push({ event, at: Date.now(), data }));
+  }
+  socket.on('latency', (ack) => ack());
+  return { socket, seen };
+}
+
+const until = async (check: () => boolean, ms = 30_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+const connected = (s: GameSocket) =>
+  new Promise<void>((resolve, reject) => {
+    s.once('connect', () => resolve());
+    s.once('connect_error', reject);
+  });
+
+const answer = (s: GameSocket, payload: unknown) =>
+  new Promise<LiveAnswerAck>((resolve) => s.emit('answer', payload as never, resolve));
+
+describe.each(dbKinds)('live game protocol on %s', (kind) => {
+  let server: Awaited<ReturnType<typeof startLiveTestServer>>;
+  beforeAll(async () => {
+    server = await startLiveTestServer(kind);
+  });
+  afterAll(() => server.close());
+
+  it('refuses anonymous, non-member and unknown-game connections', async () => {
+    const g = await makeGame(server.ctx.db, new Date(), { synchronous: true });
+    const anon = connect(server.url, g.uuid, undefined);
+    await expect(connected(anon.socket)).rejects.toThrow('Log in to play');
+    const outsider = await registerOverHttp(server.url);
+    const o = connect(server.url, g.uuid, outsider.cookie());
+    await expect(connected(o.socket)).rejects.toThrow(/^Join .* to play$/);
+    const u = connect(server.url, '00000000-0000-4000-8000-000000000000', outsider.cookie());
+    await expect(connected(u.socket)).rejects.toThrow('No such live game');
+    for (const s of [anon, o, u]) s.socket.close();
+  });
+
+  it('plays a whole game: lobby, late join, resume, deadlines, duplicates, malformed events', async () => {
+    // Lobby open now; the live part starts in 3 seconds.
+    const now = new Date();
+    const g = await makeGame(server.ctx.db, now, { synchronous: true, openFor: 0.05 });
+    await server.ctx.db.query('UPDATE questions SET secs_to_answer = $2 WHERE game_id = $1', [g.uuid, SECS]);
+    // Three questions keep the test short: a vote, a guess and a predict nobody answers.
+    await server.ctx.db.query('DELETE FROM questions WHERE game_id = $1 AND i >= 3', [g.uuid]);
+    await server.ctx.db.query(
+      "UPDATE games SET complete_at = standby_at + interval '10 minutes' WHERE id = $1",
+      [g.uuid],
+    );
+    const [pa, pb, pc, pd] = await Promise.all([1, 2, 3, 4].map(() => registerOverHttp(server.url)));
+    for (const p of [pa!, pb!, pc!, pd!])
+      await p.call('PUT', `/api/community_membership/${g.community.endpoint}`);
+
+    const a = connect(server.url, g.uuid, pa!.cookie());
+    const b = connect(server.url, g.uuid, pb!.cookie());
+    const d = connect(server.url, g.uuid, pd!.cookie());
+    await Promise.all([connected(a.socket), connected(b.socket), connected(d.socket)]);
+    for (const p of [a, b, d]) expect(await p.socket.emitWithAck('lobby')).toBe(true);
+    await until(() =>
+      a.seen.some((e) => e.event === 'lobby_count' && (e.data as { count: number }).count === 3),
+    );
+
+    // Malformed events are answered, never crash anything.
+    expect(await answer(a.socket, { question_i: 'zero' })).toEqual({ ok: false, error: 'Malformed answer' });
+    expect(await answer(a.socket, null)).toEqual({ ok: false, error: 'Malformed answer' });
+    a.socket.emit('answer' as 'lobby', undefined as never);
+    expect((await answer(a.socket, { question_i: 0, choice_i: 0, number_answer: null })).ok).toBe(false); // not started
+
+    await until(() => a.seen.some((e) => e.event === 'game_start'));
+    expect(a.seen.find((e) => e.event === 'countdown')?.data).toEqual({ secs: 5 });
+    await until(() => a.seen.some((e) => e.event === 'question'));
+    const q0 = a.seen.find((e) => e.event === 'question')!.data as LiveQuestionEvent;
+    expect(q0).toMatchObject({ i: 0, type: 'vote', secs_to_answer: SECS });
+    expect(JSON.stringify(q0)).not.toMatch(/outcome|linked/);
+
+    // A answers once; B answers twice (the repeat is idempotent); a bad choice is refused.
+    const ackA = await answer(a.socket, { question_i: 0, choice_i: 1, number_answer: null });
+    expect(ackA).toEqual({ ok: true, answer: { question_i: 0, choice_i: 1, number_answer: null } });
+    const [b1, b2] = await Promise.all([
+      answer(b.socket, { question_i: 0, choice_i: 2, number_answer: null }),
+      answer(b.socket, { question_i: 0, choice_i: 0, number_answer: null }),
+    ]);
+    expect(b1.answer).toEqual(b2.answer);
+    expect(await answer(b.socket, { question_i: 0, choice_i: 9, number_answer: null })).toEqual({
+      ok: false,
+      error: 'Choose one of the answers',
+    });
+    expect((await answer(a.socket, { question_i: 1, choice_i: 0, number_answer: null })).error).toMatch(
+      /Too late|closed/,
+    );
+
+    // C arrives late, after the start: the question in progress with its true time left.
+    const c = connect(server.url, g.uuid, pc!.cookie());
+    await connected(c.socket);
+    await until(() => c.seen.some((e) => e.event === 'question'));
+    const late = c.seen.find((e) => e.event === 'question')!.data as LiveQuestionEvent;
+    expect(late.i).toBe(0);
+    expect(late.time_left).toBeLessThan(SECS * 1000);
+    expect(await c.socket.emitWithAck('lobby')).toBe(true);
+    expect((await answer(c.socket, { question_i: 0, choice_i: 1, number_answer: null })).ok).toBe(true);
+
+    // D answers, drops its connection and comes back: it resumes with its answers.
+    expect((await answer(d.socket, { question_i: 0, choice_i: 0, number_answer: null })).ok).toBe(true);
+    d.socket.close();
+    const d2 = connect(server.url, g.uuid, pd!.cookie());
+    await until(() => d2.seen.some((e) => e.event === 'resume'));
+    const resumed = d2.seen.find((e) => e.event === 'resume')!.data as LiveResumeEvent;
+    expect(resumed.in_lobby).toBe(true);
+    expect(resumed.answers).toEqual([{ question_i: 0, choice_i: 0, number_answer: null }]);
+
+    // After the deadline, answers to question 0 no longer count.
+    await until(() => Date.now() > q0.asked_at + SECS * 1000 + 600, 10_000);
+    expect(await answer(a.socket, { question_i: 0, choice_i: 0, number_answer: null })).toEqual({
+      ok: false,
+      error: 'Too late: this question is closed',
+    });
+
+    // The remaining questions arrive in order; nobody answers them and they still close on time.
+    await until(() => a.seen.some((e) => e.event === 'game_complete'), 60_000);
+    const questions = a.seen
+      .filter((e) => e.event === 'question')
+      .map((e) => (e.data as LiveQuestionEvent).i);
+    expect(questions).toEqual([0, 1, 2]);
+    expect(d2.seen.some((e) => e.event === 'game_complete')).toBe(true);
+
+    // Stored once each; the game gets scored by the clock.
+    const { rows } = await server.ctx.db.query<{ username: string; n: number }>(
+      `SELECT u.username, count(a.*)::int AS n FROM participations p JOIN users u ON u.id = p.user_id
+         LEFT JOIN answers a ON a.participation_id = p.id WHERE p.game_id = $1 GROUP BY u.username`,
+      [g.uuid],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.username, r.n]))).toEqual({
+      [pa!.username]: 1,
+      [pb!.username]: 1,
+      [pc!.username]: 1,
+      [pd!.username]: 1,
+    });
+    const scored = async () =>
+      (
+        await server.ctx.db.query<{ s: boolean }>(
+          'SELECT scored_at IS NOT NULL AS s FROM games WHERE id = $1',
+          [g.uuid],
+        )
+      ).rows[0]!.s;
+    const end = Date.now() + 10_000;
+    while (!(await scored()) && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+    expect(await scored()).toBe(true);
+    for (const s of [a, b, c, d2]) s.socket.close();
+  }, 90_000);
+});

@@ -1,0 +1,33 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../app';
+import type { AppContext } from '../app-context';
+import { ensureDefaultImages } from '../assets/images';
+import { loadConfig } from '../config';
+import { attachRealtime } from '../realtime/realtime';
+import { type DbKind, openTestDb } from './test-db';
+
+/** The real app listening on a free port, with socket.io, on a test database of its own. */
+export async function startLiveTestServer(kind: DbKind) {
+  const db = await openTestDb(kind);
+  const uploadsDir = await mkdtemp(path.join(tmpdir(), 'hunch-live-'));
+  await ensureDefaultImages(uploadsDir);
+  const config = { ...loadConfig({}), logLevel: 'silent', webDist: undefined, dataDir: uploadsDir };
+  const ctx: AppContext = { db, config, uploadsDir, now: () => new Date() };
+  const app = await buildApp(ctx);
+  const realtime = await attachRealtime(app, ctx);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    ctx,
+    realtime,
+    async close() {
+      await realtime.close();
+      await app.close();
+      await db.close();
+      await rm(uploadsDir, { recursive: true, force: true });
+    },
+  };
+}

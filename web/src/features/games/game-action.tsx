@@ -1,0 +1,106 @@
+import type { Game, Participation, Profile } from '@hunch/contract';
+import { callToAction } from '@hunch/rules';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { errorText } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { loginLinkFor } from '../accounts/return-target';
+import { useMembership } from '../communities/community-api';
+import { firstUnanswered, useEnterGame } from './game-api';
+import { questionsPath, resultsPath } from './paths';
+
+interface GameActionProps {
+  game: Game;
+  profile: Profile | null;
+  participation: Participation | null;
+  /** The subcommunity chosen in the select ('' for none). */
+  subcommunity: string;
+}
+
+/** The game page's call-to-action button (spec §4), with exactly the rules' label and disabled state. */
+export function GameAction({ game, profile, participation, subcommunity }: GameActionProps) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const membership = useMembership(game.community.endpoint);
+  const enter = useEnterGame(game.uuid);
+
+  const hasSubcommunities = Object.keys(game.subcommunities).length > 0;
+  const cta = callToAction({
+    state: game.state,
+    synchronous: game.synchronous,
+    seriesName: game.series.name,
+    loggedIn: profile !== null,
+    isMember: profile !== null && game.community.endpoint in profile.joined_communities,
+    communityName: game.community.name,
+    hasAnswers: participation !== null && Object.keys(participation.answers).length > 0,
+    hasSubcommunities,
+    subcommunityChosen: subcommunity !== '',
+  });
+
+  if (cta.kind === 'login') {
+    return (
+      <Link className="button button-primary button-block" to={loginLinkFor(location.pathname)}>
+        {cta.label}
+      </Link>
+    );
+  }
+
+  const startEntry = async () => {
+    let entry = participation;
+    if (!entry) {
+      if (hasSubcommunities) {
+        const name = game.subcommunities[subcommunity] ?? subcommunity;
+        if (!window.confirm(`Represent ${name} in ${game.name}?`)) return;
+      }
+      try {
+        entry = await enter.mutateAsync(hasSubcommunities ? subcommunity : null);
+      } catch {
+        return; // The refusal is shown below the button; nothing else happens (spec §8).
+      }
+    }
+    navigate(questionsPath(game, firstUnanswered(entry)));
+  };
+
+  const onClick = () => {
+    switch (cta.kind) {
+      case 'join-community':
+        membership.mutate(true, {
+          onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.playGames }),
+        });
+        return;
+      case 'enter':
+        void startEntry();
+        return;
+      case 'lobby':
+        navigate({ search: location.search, hash: 'lobby' });
+        return;
+      case 'results':
+        navigate(resultsPath(game));
+        return;
+      default:
+        return;
+    }
+  };
+
+  const busy = membership.isPending || enter.isPending;
+  const error = membership.error ?? enter.error;
+  return (
+    <div className="game-action">
+      <button
+        type="button"
+        className="button button-primary button-block"
+        disabled={cta.disabled || busy}
+        aria-busy={busy || undefined}
+        onClick={onClick}
+      >
+        {cta.label}
+      </button>
+      {error && (
+        <p className="form-error" role="alert">
+          {errorText(error)}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import type { Game } from '@hunch/contract';
+import { stateLabel } from '@hunch/rules';
+import { Link } from 'react-router';
+import { gameImageUrl } from '../../api/asset-urls';
+import { SafeImg } from '../../shared/safe-img';
+import { seriesPath } from './paths';
+
+const STATE_TEXT: Record<Game['state'], string> = {
+  closed: 'Not open yet',
+  open: 'Open',
+  standby: 'Closed',
+  results: 'Scoring',
+  complete: 'Results available',
+};
+
+/** Image, names and the live state of a game; the state is announced when it changes. */
+export function GameHeader({ game }: { game: Game }) {
+  const label = stateLabel(game.state, game.synchronous) ?? STATE_TEXT[game.state];
+  return (
+    <header className="card game-header">
+      <SafeImg className="game-hero" src={gameImageUrl(game.image || game.series.image)} alt="" />
+      <div className="game-header-body">
+        <p className="eyebrow">
+          <Link to={seriesPath(game.community.endpoint, game.series.endpoint)}>{game.series.name}</Link>
+          {' · '}
+          <Link to={`/communities/${encodeURIComponent(game.community.endpoint)}`}>
+            {game.community.name}
+          </Link>
+        </p>
+        <h1 className="game-name">{game.name}</h1>
+        <p className="game-facts">
+          <span className={`state-badge state-${game.state}`} aria-live="polite">
+            {label}
+          </span>
+          <span>{game.synchronous ? 'Live game' : 'Play any time while open'}</span>
+          <span>
+            {game.question_count} {game.question_count === 1 ? 'question' : 'questions'}
+          </span>
+          <span>
+            {game.participants.toLocaleString('en-US')} {game.participants === 1 ? 'player' : 'players'}
+          </span>
+        </p>
+      </div>
+    </header>
+  );
+}

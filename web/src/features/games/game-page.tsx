@@ -1,0 +1,161 @@
+import type { Game, Participation } from '@hunch/contract';
+import { nextStateChangeAt } from '@hunch/rules';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { errorText, isApiError } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
+import { Loading } from '../../shared/loading';
+import { useDocumentTitle } from '../../shared/use-document-title';
+import { useProfile } from '../accounts/use-profile';
+import { GameAction } from './game-action';
+import { useGame, useParticipation } from './game-api';
+import { GameHeader } from './game-header';
+import { GameSchedule } from './game-schedule';
+import { LiveLobbySlot } from './live-lobby-slot';
+import { gamePath, seriesPath } from './paths';
+import { SubcommunitySelect } from './subcommunity-select';
+import { formatWhen } from './time-text';
+import { useGameChannel } from './use-game-channel';
+import { useNow } from './use-now';
+
+/** Fetch the game anew when the clock passes its next boundary, in case a socket push is missed. */
+function useRefreshAtBoundary(game: Game | undefined): void {
+  const queryClient = useQueryClient();
+  const next = game ? nextStateChangeAt(game.schedule, new Date())?.getTime() : undefined;
+  useEffect(() => {
+    if (!game || next === undefined) return;
+    const delay = next - Date.now() + 1000;
+    if (delay > 2_000_000_000) return;
+    const timer = window.setTimeout(
+      () => void queryClient.invalidateQueries({ queryKey: queryKeys.game(game.uuid) }),
+      Math.max(0, delay),
+    );
+    return () => window.clearTimeout(timer);
+  }, [game, next, queryClient]);
+}
+
+function FinishedBanner({ game }: { game: Game }) {
+  const when = formatWhen(game.schedule.complete, 'EEEE, MMM d, h:mm a');
+  return (
+    <section className="card finished-banner" role="status" aria-live="polite">
+      <span className="finished-icon" aria-hidden="true">
+        ✓
+      </span>
+      <div>
+        <h2 className="finished-title">Your answers are in!</h2>
+        <p>
+          {game.state === 'complete'
+            ? 'Results are ready: see how you did.'
+            : `Thanks for playing. Results arrive ${when ? `after ${when}` : 'once the game is scored'}.`}
+        </p>
+        {game.state === 'open' && (
+          <p className="note">You can update your answers until submissions close.</p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function YourResult({ participation }: { participation: Participation }) {
+  const { rank, score } = participation.entry;
+  if (rank === null && score === null) return null;
+  return (
+    <p className="your-result">
+      {score !== null && (
+        <span>
+          Your score <strong>{score.toLocaleString('en-US')}</strong>
+        </span>
+      )}
+      {rank !== null && (
+        <span>
+          Rank <strong>#{rank}</strong>
+        </span>
+      )}
+    </p>
+  );
+}
+
+function GameView({ game }: { game: Game }) {
+  const profile = useProfile() ?? null;
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const participationQuery = useParticipation(game.uuid, profile !== null);
+  const participation = participationQuery.data ?? null;
+  const [picked, setPicked] = useState('');
+  const now = useNow(30_000);
+  useDocumentTitle(game.name);
+
+  const hasSubcommunities = Object.keys(game.subcommunities).length > 0;
+  const locked = participation !== null;
+  const subcommunity = participation?.entry.subcommunity?.endpoint ?? picked;
+  const joined = new Set(Object.keys(profile?.joined_communities ?? {}));
+  const inLobby = location.hash === '#lobby' && game.synchronous && game.state !== 'complete';
+
+  return (
+    <article className="page game-page">
+      <GameHeader game={game} />
+      {params.get('complete') === '1' && <FinishedBanner game={game} />}
+      <div className="game-columns">
+        <section className="card game-play" aria-label="Take part">
+          {hasSubcommunities && (
+            <SubcommunitySelect
+              game={game}
+              joined={joined}
+              value={subcommunity}
+              locked={locked}
+              onChange={setPicked}
+            />
+          )}
+          {participation && <YourResult participation={participation} />}
+          {participationQuery.isError && (
+            <p className="form-error" role="alert">
+              {errorText(participationQuery.error)}
+            </p>
+          )}
+          {participationQuery.isPending && profile !== null ? (
+            <Loading label="Checking your entry…" />
+          ) : (
+            <GameAction
+              game={game}
+              profile={profile}
+              participation={participation}
+              subcommunity={subcommunity}
+            />
+          )}
+        </section>
+        <GameSchedule game={game} now={now} />
+      </div>
+      {inLobby && <LiveLobbySlot game={game} subcommunity={subcommunity || null} />}
+    </article>
+  );
+}
+
+/** /play/{community}/{series}/{uuid}: the game page; unknown games go to the series page (spec §2). */
+export function GamePage() {
+  const { community = '', series = '', uuid = '' } = useParams();
+  const navigate = useNavigate();
+  const { search, hash } = useLocation();
+  const game = useGame(uuid);
+  const back = seriesPath(community, series);
+  useGameChannel(uuid, () => navigate(back, { replace: true }));
+  useRefreshAtBoundary(game.data);
+
+  if (game.isPending) return <Loading label="Loading game…" />;
+  if (game.isError) {
+    if (isApiError(game.error, 404) || isApiError(game.error, 400)) return <Navigate to={back} replace />;
+    return (
+      <section className="page">
+        <p className="form-error" role="alert">
+          {errorText(game.error)}
+        </p>
+      </section>
+    );
+  }
+  // A game reached under another series or community is shown at its own address.
+  const canonical = gamePath(game.data);
+  if (canonical !== gamePath({ uuid, community: { endpoint: community }, series: { endpoint: series } })) {
+    return <Navigate to={`${canonical}${search}${hash}`} replace />;
+  }
+  return <GameView game={game.data} />;
+}

@@ -1,0 +1,187 @@
+import type { Game, Participation, QuestionItem, SavedAnswer } from '@hunch/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { questionImageUrl } from '../../api/asset-urls';
+import { queryKeys } from '../../api/query-keys';
+import { SafeImg } from '../../shared/safe-img';
+import { type AnswerInput, submitAnswer } from './game-api';
+
+interface QuestionFormProps {
+  game: Game;
+  participation: Participation;
+  question: QuestionItem;
+  isLast: boolean;
+  /** Called once the server has stored the answer. */
+  onSaved: () => void;
+  /** Rendered beside the submit button (previous / next links). */
+  navigation: ReactNode;
+  headingId: string;
+}
+
+/** A slider's starting point when nothing is saved: the middle of its range, on a step. */
+function middleOf(min: number, max: number, step: number): number {
+  const steps = Math.round((max - min) / 2 / step);
+  return Number((min + steps * step).toFixed(6));
+}
+
+function draftFor(question: QuestionItem, saved: SavedAnswer | undefined): AnswerInput {
+  const slider = question.question.slider;
+  if (question.type === 'predict' && slider) {
+    return {
+      question_i: question.i,
+      choice_i: null,
+      number_answer: saved?.number_answer ?? middleOf(slider.min, slider.max, slider.step),
+    };
+  }
+  return { question_i: question.i, choice_i: saved?.choice_i ?? null, number_answer: null };
+}
+
+function ChoiceInput({
+  question,
+  value,
+  onChange,
+  headingId,
+}: {
+  question: QuestionItem;
+  value: number | null;
+  onChange: (i: number) => void;
+  headingId: string;
+}) {
+  const withImages = question.question.choices.some((c) => c.image);
+  return (
+    <div
+      role="radiogroup"
+      aria-labelledby={headingId}
+      aria-required="true"
+      className={withImages ? 'choices choices-images' : 'choices'}
+    >
+      {question.question.choices.map((choice) => (
+        <label key={choice.i} className="choice">
+          <input
+            type="radio"
+            name={`question-${question.i}`}
+            value={choice.i}
+            checked={value === choice.i}
+            onChange={() => onChange(choice.i)}
+          />
+          {choice.image && (
+            <SafeImg className="choice-image" src={questionImageUrl(choice.image)} alt="" loading="lazy" />
+          )}
+          <span className="choice-text">{choice.text}</span>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+function SliderInput({
+  question,
+  value,
+  onChange,
+  headingId,
+}: {
+  question: QuestionItem;
+  value: number;
+  onChange: (n: number) => void;
+  headingId: string;
+}) {
+  const slider = question.question.slider!;
+  const unit = slider.unit ? ` ${slider.unit}` : '';
+  return (
+    <div className="slider-field">
+      <output className="slider-value" htmlFor={`slider-${question.i}`} aria-live="polite">
+        {value.toLocaleString('en-US')}
+        <span className="slider-unit">{unit}</span>
+      </output>
+      <input
+        id={`slider-${question.i}`}
+        type="range"
+        min={slider.min}
+        max={slider.max}
+        step={slider.step}
+        value={value}
+        aria-labelledby={headingId}
+        aria-valuetext={`${value}${unit}`}
+        onChange={(e) => onChange(Number(e.target.value))}
+      />
+      <div className="slider-scale" aria-hidden="true">
+        <span>
+          {slider.min.toLocaleString('en-US')}
+          {unit}
+        </span>
+        <span>
+          {slider.max.toLocaleString('en-US')}
+          {unit}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+/** One question of the flow: its input, and a submit that is enabled only for a changed answer. */
+export function QuestionForm(props: QuestionFormProps) {
+  const { game, participation, question, isLast, onSaved, navigation, headingId } = props;
+  const queryClient = useQueryClient();
+  const saved = participation.answers[String(question.i)];
+  const [draft, setDraft] = useState<AnswerInput>(() => draftFor(question, saved));
+  const [submitting, setSubmitting] = useState(false);
+
+  const isPredict = question.type === 'predict' && question.question.slider !== null;
+  const answered = isPredict ? draft.number_answer !== null : draft.choice_i !== null;
+  const changed = isPredict
+    ? draft.number_answer !== (saved?.number_answer ?? null)
+    : draft.choice_i !== (saved?.choice_i ?? null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!answered || !changed || submitting) return;
+    setSubmitting(true);
+    const stored = await submitAnswer(game, draft, participation.entry.subcommunity?.endpoint ?? null).catch(
+      () => null,
+    );
+    setSubmitting(false);
+    if (!stored) return; // Spec §8: a refused answer silently does nothing.
+    const choice =
+      stored.choice_i === null ? null : (question.question.choices[stored.choice_i]?.text ?? null);
+    queryClient.setQueryData<Participation | null>(queryKeys.participation(game.uuid), (p) =>
+      p ? { ...p, answers: { ...p.answers, [String(question.i)]: { ...stored, choice } } } : p,
+    );
+    onSaved();
+  };
+
+  return (
+    <form className="question-form" onSubmit={onSubmit} aria-busy={submitting}>
+      {question.question.image && (
+        <SafeImg className="question-image" src={questionImageUrl(question.question.image)} alt="" />
+      )}
+      {isPredict ? (
+        <SliderInput
+          question={question}
+          value={draft.number_answer ?? 0}
+          onChange={(n) => setDraft({ ...draft, number_answer: n })}
+          headingId={headingId}
+        />
+      ) : (
+        <ChoiceInput
+          question={question}
+          value={draft.choice_i}
+          onChange={(i) => setDraft({ ...draft, choice_i: i })}
+          headingId={headingId}
+        />
+      )}
+      <p className="question-saved note" aria-live="polite">
+        {saved && (changed ? 'Not submitted yet: you changed your saved answer.' : 'Your answer is saved.')}
+      </p>
+      <div className="question-actions">
+        <button
+          type="submit"
+          className="button button-primary question-submit"
+          disabled={!answered || !changed || submitting}
+        >
+          {isLast ? 'Submit & Finish' : 'Submit Answer'}
+        </button>
+        {navigation}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,166 @@
+import { type ReactNode, useEffect, useRef } from 'react';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { errorText, isApiError } from '../../api/client';
+import { Loading } from '../../shared/loading';
+import { useDocumentTitle } from '../../shared/use-document-title';
+import { useGame, useParticipation } from './game-api';
+import { gamePath, questionsPath, seriesPath } from './paths';
+import { QuestionForm } from './question-form';
+import { useGameChannel } from './use-game-channel';
+
+const KIND_TEXT = {
+  vote: 'Vote for your favourite',
+  guess: 'Guess the most popular answer',
+  predict: 'Predict the number',
+} as const;
+
+/** Spec §2: the browser asks for confirmation before leaving the question flow. */
+function useLeaveConfirmation(): void {
+  useEffect(() => {
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      // Older browsers show the prompt only when returnValue is set.
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, []);
+}
+
+function Screen({ children }: { children: ReactNode }) {
+  return (
+    <main className="question-screen" id="main">
+      {children}
+    </main>
+  );
+}
+
+/** /play/{community}/{series}/{uuid}/questions?q=N: the answer flow, without the navigation bar. */
+export function QuestionsPage() {
+  const { community = '', series = '', uuid = '' } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const game = useGame(uuid);
+  const participation = useParticipation(uuid);
+  useLeaveConfirmation();
+  useGameChannel(uuid, () => navigate(seriesPath(community, series), { replace: true }));
+  useDocumentTitle(game.data ? `Questions · ${game.data.name}` : 'Questions');
+
+  const q = Number(params.get('q'));
+  // Move focus to the new question so screen readers read it, as on a page change.
+  useEffect(() => {
+    if (q > 0) headingRef.current?.focus();
+  }, [q]);
+
+  const gameUrl = gamePath({ uuid, community: { endpoint: community }, series: { endpoint: series } });
+  if (game.isPending || participation.isPending) {
+    return (
+      <Screen>
+        <Loading label="Loading questions…" />
+      </Screen>
+    );
+  }
+  if (game.isError) {
+    if (isApiError(game.error, 404) || isApiError(game.error, 400)) {
+      return <Navigate to={seriesPath(community, series)} replace />;
+    }
+    return (
+      <Screen>
+        <p className="form-error" role="alert">
+          {errorText(game.error)}
+        </p>
+      </Screen>
+    );
+  }
+  // No entry, a game that is not taking answers, or a live game: back to the game page (spec §2).
+  const g = game.data;
+  const entry = participation.data;
+  if (!entry || g.state !== 'open' || g.synchronous || participation.isError) {
+    return <Navigate to={gamePath(g)} replace />;
+  }
+  const questions = [...entry.entry.questions].sort((a, b) => a.i - b.i);
+  if (questions.length === 0) return <Navigate to={gamePath(g)} replace />;
+  if (!Number.isInteger(q) || q < 1 || q > questions.length) {
+    return (
+      <Navigate to={questionsPath(g, Math.min(Math.max(1, Math.trunc(q) || 1), questions.length))} replace />
+    );
+  }
+
+  const question = questions[q - 1]!;
+  const total = questions.length;
+  const isLast = q === total;
+  const saved = entry.answers[String(question.i)];
+  const answeredCount = questions.filter((x) => entry.answers[String(x.i)]).length;
+  const headingId = `question-${question.i}-text`;
+  const next = () => navigate(isLast ? `${gamePath(g)}?complete=1` : questionsPath(g, q + 1));
+
+  return (
+    <Screen>
+      <header className="question-bar">
+        <Link
+          className="question-exit"
+          to={gameUrl}
+          aria-label={`Leave the questions and go back to ${g.name}`}
+        >
+          <span aria-hidden="true">✕</span>
+        </Link>
+        <div className="question-bar-text">
+          <p className="question-game">{g.name}</p>
+          <p className="question-progress-text" aria-live="polite">
+            Question {q} of {total}
+          </p>
+        </div>
+        <p className="question-answered">
+          {answeredCount}/{total} answered
+        </p>
+        <div
+          className="question-progress"
+          role="progressbar"
+          aria-label="Progress"
+          aria-valuemin={1}
+          aria-valuemax={total}
+          aria-valuenow={q}
+          aria-valuetext={`Question ${q} of ${total}`}
+        >
+          <span style={{ width: `${(100 * q) / total}%` }} />
+        </div>
+      </header>
+      <article className="question-card card" key={question.i}>
+        <p className="eyebrow">{KIND_TEXT[question.type]}</p>
+        <h1 id={headingId} ref={headingRef} tabIndex={-1} className="question-text">
+          {question.question.text}
+        </h1>
+        <QuestionForm
+          game={g}
+          participation={entry}
+          question={question}
+          isLast={isLast}
+          onSaved={next}
+          headingId={headingId}
+          navigation={
+            <div className="question-nav">
+              {q > 1 ? (
+                <Link className="button button-secondary" to={questionsPath(g, q - 1)}>
+                  Previous
+                </Link>
+              ) : (
+                <span />
+              )}
+              {saved && !isLast && (
+                <Link className="button button-secondary" to={questionsPath(g, q + 1)}>
+                  Next
+                </Link>
+              )}
+              {saved && isLast && answeredCount === total && (
+                <Link className="button button-secondary" to={`${gamePath(g)}?complete=1`}>
+                  Done
+                </Link>
+              )}
+            </div>
+          }
+        />
+      </article>
+    </Screen>
+  );
+}

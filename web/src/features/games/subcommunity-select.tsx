@@ -1,0 +1,64 @@
+import type { Game } from '@hunch/contract';
+import { Link } from 'react-router';
+
+interface SubcommunitySelectProps {
+  game: Game;
+  joined: ReadonlySet<string>;
+  /** The endpoint chosen (or locked in by an existing entry); '' for none yet. */
+  value: string;
+  /** Locked once the player has an entry (spec §5). */
+  locked: boolean;
+  onChange: (endpoint: string) => void;
+}
+
+/** 'Participating Communities:': who plays as a team, and which one the player represents. */
+export function SubcommunitySelect({ game, joined, value, locked, onChange }: SubcommunitySelectProps) {
+  const communities = Object.entries(game.subcommunities).sort(([, a], [, b]) => a.localeCompare(b));
+  const canRepresent = communities.some(([endpoint]) => joined.has(endpoint));
+  return (
+    <section className="subcommunities" aria-labelledby="subcommunities-heading">
+      <h2 id="subcommunities-heading" className="section-heading">
+        Participating Communities:
+      </h2>
+      <ul className="chips">
+        {communities.map(([endpoint, name]) => (
+          <li key={endpoint}>
+            <Link
+              className={joined.has(endpoint) ? 'chip chip-link is-joined' : 'chip chip-link'}
+              to={`/communities/${encodeURIComponent(endpoint)}`}
+            >
+              {name}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <div className="field">
+        <label htmlFor="represent-community">Represent community</label>
+        <select
+          id="represent-community"
+          required
+          value={value}
+          disabled={locked}
+          aria-describedby="represent-hint"
+          onChange={(e) => onChange(e.target.value)}
+        >
+          <option value="" disabled>
+            Choose a community…
+          </option>
+          {communities.map(([endpoint, name]) => (
+            <option key={endpoint} value={endpoint} disabled={!joined.has(endpoint)}>
+              {joined.has(endpoint) ? name : `${name} (not joined)`}
+            </option>
+          ))}
+        </select>
+        <p id="represent-hint" className="field-hint">
+          {locked
+            ? 'Your team is locked in for this game.'
+            : canRepresent
+              ? 'Your score counts toward this community. You cannot change it after entering.'
+              : 'Join one of these communities to represent it in this game.'}
+        </p>
+      </div>
+    </section>
+  );
+}

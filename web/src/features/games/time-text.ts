@@ -1,0 +1,52 @@
+import type { Game } from '@hunch/contract';
+import { format } from 'date-fns';
+
+/** A schedule timestamp in the viewer's own time zone (date-fns formats local time). */
+export function formatWhen(iso: string, pattern = 'EEE, MMM d, h:mm a'): string | null {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : format(date, pattern);
+}
+
+/** e.g. 'Europe/Berlin'; shown beside the schedule so nobody wonders whose clock it is. */
+export function viewerTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time';
+}
+
+/** The one schedule moment that matters for where the game stands, for cards and lists. */
+export function scheduleLine(game: Game): { text: string; at: string } {
+  const { open, standby, complete } = game.schedule;
+  switch (game.state) {
+    case 'closed':
+      return { text: 'Opens', at: open };
+    case 'open':
+      return { text: game.synchronous ? 'Starts' : 'Closes', at: standby };
+    case 'standby':
+    case 'results':
+      // Scoring may still run after schedule.complete; then the game has ended, results pending.
+      return { text: Date.parse(complete) > Date.now() ? 'Results' : 'Ended', at: complete };
+    case 'complete':
+      return { text: 'Ended', at: complete };
+  }
+}
+
+export interface ScheduleRow {
+  key: 'open' | 'standby' | 'complete';
+  label: string;
+  at: string;
+}
+
+/** The three schedule boundaries, named for the kind of game (spec §2 Schedule section). */
+export function scheduleRows(game: Game): ScheduleRow[] {
+  const { open, standby, complete } = game.schedule;
+  return game.synchronous
+    ? [
+        { key: 'open', label: 'Lobby opens', at: open },
+        { key: 'standby', label: 'Game starts', at: standby },
+        { key: 'complete', label: 'Game ends', at: complete },
+      ]
+    : [
+        { key: 'open', label: 'Submissions open', at: open },
+        { key: 'standby', label: 'Submissions close', at: standby },
+        { key: 'complete', label: 'Results', at: complete },
+      ];
+}

@@ -1,0 +1,114 @@
+import { Link } from 'react-router';
+import { communityImageUrl } from '../../api/asset-urls';
+import { errorText } from '../../api/client';
+import { Loading } from '../../shared/loading';
+import { SafeImg } from '../../shared/safe-img';
+import { useProfile } from '../accounts/use-profile';
+import { useParticipation } from '../games/game-api';
+import { formatScore, rankClass } from './rank-style';
+import { rankedRows, useCommunityLeaderboard } from './results-api';
+import { hasSubcommunities, ToLeaderboard, useResultsGame } from './results-shell';
+import { useInfiniteScroll } from './use-infinite-scroll';
+
+/** results/communityLeaderboard: participating communities by average score. */
+export function CommunityLeaderboard() {
+  const game = useResultsGame();
+  const profile = useProfile();
+  const board = useCommunityLeaderboard(game.uuid);
+  const participation = useParticipation(game.uuid, Boolean(profile));
+  const rows = rankedRows(board.data?.pages);
+  useInfiniteScroll({
+    hasMore: board.hasNextPage,
+    loading: board.isFetching,
+    loadMore: () => void board.fetchNextPage(),
+    size: rows.length,
+  });
+
+  if (board.isPending) return <Loading label="Loading community rankings…" />;
+  if (board.isError && rows.length === 0) {
+    return (
+      <p className="form-error" role="alert">
+        {errorText(board.error)}
+      </p>
+    );
+  }
+  const mine = participation.data?.entry.subcommunity?.endpoint;
+
+  return (
+    <section className="results-section" aria-labelledby="communities-heading">
+      <h2 id="communities-heading" className="visually-hidden">
+        Community Rankings
+      </h2>
+      {rows.length === 0 ? (
+        <p className="card empty-card">No community has a score in this game yet.</p>
+      ) : (
+        <div className="card table-card">
+          <table className="leaderboard">
+            <thead>
+              <tr>
+                <th scope="col" className="lb-rank">
+                  Rank
+                </th>
+                <th scope="col">Community</th>
+                <th scope="col" className="lb-num">
+                  Average score
+                </th>
+                <th scope="col" className="lb-num">
+                  Players
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ key, row }) => {
+                const isMine = key === mine;
+                const cls = ['leaderboard-row', rankClass(row.r), isMine ? 'is-viewer' : '']
+                  .filter(Boolean)
+                  .join(' ');
+                return (
+                  <tr key={key} className={cls} aria-current={isMine ? 'true' : undefined}>
+                    <td className="lb-rank">
+                      <span className="rank-pill">{row.r}</span>
+                    </td>
+                    <td className="lb-player">
+                      <div className="lb-player-inner">
+                        <SafeImg
+                          className="lb-avatar lb-avatar-square"
+                          src={communityImageUrl(row.img)}
+                          alt=""
+                          loading="lazy"
+                        />
+                        <span className="lb-name">
+                          <Link className="lb-username" to={`/communities/${encodeURIComponent(key)}`}>
+                            {row.name}
+                          </Link>
+                          {isMine && <span className="mini-badge mini-badge-you">Your team</span>}
+                        </span>
+                      </div>
+                    </td>
+                    <td className="lb-num">{formatScore(row.a)}</td>
+                    <td className="lb-num">{row.c.toLocaleString('en-US')}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="list-end" aria-live="polite">
+        {board.isFetchingNextPage && <Loading label="Loading more communities…" />}
+        {board.isError && (
+          <p className="form-error" role="alert">
+            {errorText(board.error)}
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** Community Rankings exist only for games with subcommunities; otherwise the player rankings. */
+export function CommunityLeaderboardRoute() {
+  const game = useResultsGame();
+  if (!hasSubcommunities(game)) return <ToLeaderboard />;
+  return <CommunityLeaderboard />;
+}

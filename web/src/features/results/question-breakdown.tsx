@@ -1,0 +1,194 @@
+import type { Game, QuestionItem, QuestionStats, SavedAnswer } from '@hunch/contract';
+import { type ReactNode, useId } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorText } from '../../api/client';
+import { Loading } from '../../shared/loading';
+import { useProfile } from '../accounts/use-profile';
+import { useParticipation } from '../games/game-api';
+import { ChoiceChart, HistogramChart } from './breakdown-charts';
+import { type StatsFilter, useQuestionStats } from './results-api';
+import { hasSubcommunities, useResultsGame } from './results-shell';
+
+const KIND_TEXT = { vote: 'Vote', guess: 'Guess', predict: 'Prediction' } as const;
+
+interface FilterSelectProps {
+  label: string;
+  name: keyof StatsFilter;
+  value: string;
+  allText: string;
+  options: { value: string; label: string }[];
+  onChange: (name: keyof StatsFilter, value: string) => void;
+}
+
+function FilterSelect({ label, name, value, allText, options, onChange }: FilterSelectProps) {
+  const id = useId();
+  return (
+    <div className="field filter-field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange(name, e.target.value)}>
+        <option value="">{allText}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function Filters({
+  game,
+  filter,
+  onChange,
+}: {
+  game: Game;
+  filter: StatsFilter;
+  onChange: FilterSelectProps['onChange'];
+}) {
+  const list = (values: string[]) => values.map((v) => ({ value: v, label: v }));
+  return (
+    <fieldset className="card filters">
+      <legend className="section-heading">Filter players</legend>
+      <div className="filters-row">
+        <FilterSelect
+          label="Age"
+          name="age"
+          value={filter.age}
+          allText="All ages"
+          options={list(game.groups.age)}
+          onChange={onChange}
+        />
+        <FilterSelect
+          label="Region"
+          name="geo"
+          value={filter.geo}
+          allText="All regions"
+          options={list(game.groups.geo)}
+          onChange={onChange}
+        />
+        {hasSubcommunities(game) && (
+          <FilterSelect
+            label="Community"
+            name="community"
+            value={filter.community}
+            allText="All communities"
+            options={game.groups.community.map((v) => ({ value: v, label: game.subcommunities[v] ?? v }))}
+            onChange={onChange}
+          />
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+function yourAnswerText(question: QuestionItem, saved: SavedAnswer | undefined): string | null {
+  if (!saved) return null;
+  if (question.type === 'predict') {
+    if (saved.number_answer === null) return null;
+    const unit = question.question.slider?.unit;
+    return `${saved.number_answer.toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
+  }
+  return saved.choice ?? null;
+}
+
+function QuestionCard(props: {
+  n: number;
+  question: QuestionItem;
+  stats: QuestionStats;
+  yours: string | null;
+}) {
+  const { n, question, stats, yours } = props;
+  let body: ReactNode;
+  if (stats.withheld) body = <p className="withheld-note">Too few players in this group to show.</p>;
+  else if (stats.n === 0) body = <p className="empty">No answers in this group.</p>;
+  else if (question.type === 'predict') body = <HistogramChart question={question} stats={stats} />;
+  else body = <ChoiceChart question={question} stats={stats} />;
+  return (
+    <li className="card breakdown-card">
+      <p className="eyebrow">
+        Question {n} · {KIND_TEXT[question.type]}
+      </p>
+      <h3 className="breakdown-question">{question.question.text}</h3>
+      <p className="breakdown-meta">
+        {!stats.withheld && (
+          <span>
+            {stats.n.toLocaleString('en-US')} {stats.n === 1 ? 'answer' : 'answers'}
+          </span>
+        )}
+        {yours && (
+          <span>
+            Your answer: <strong>{yours}</strong>
+          </span>
+        )}
+      </p>
+      {body}
+    </li>
+  );
+}
+
+/** results/breakdown: per-question statistics, filtered by age, region and community. */
+export function QuestionBreakdown() {
+  const game = useResultsGame();
+  const profile = useProfile();
+  const [params, setParams] = useSearchParams();
+  const filter: StatsFilter = {
+    age: params.get('age') ?? '',
+    geo: params.get('geo') ?? '',
+    community: hasSubcommunities(game) ? (params.get('community') ?? '') : '',
+  };
+  const stats = useQuestionStats(game.uuid, filter);
+  const participation = useParticipation(game.uuid, Boolean(profile));
+
+  const onChange = (name: keyof StatsFilter, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+
+  let content: ReactNode;
+  if (stats.isPending) content = <Loading label="Loading statistics…" />;
+  else if (stats.isError) {
+    content = (
+      <p className="form-error" role="alert">
+        {errorText(stats.error)}
+      </p>
+    );
+  } else {
+    const { questions, stats: perQuestion } = stats.data;
+    const answers = participation.data?.answers ?? {};
+    content =
+      questions.length === 0 ? (
+        <p className="card empty-card">This game has no questions to break down.</p>
+      ) : (
+        <ol className="breakdown-list">
+          {questions.map((q, k) => {
+            const s = perQuestion[k];
+            if (!s) return null;
+            return (
+              <QuestionCard
+                key={q.i}
+                n={k + 1}
+                question={q}
+                stats={s}
+                yours={yourAnswerText(q, answers[String(q.i)])}
+              />
+            );
+          })}
+        </ol>
+      );
+  }
+
+  return (
+    <section className="results-section" aria-labelledby="breakdown-heading" aria-busy={stats.isFetching}>
+      <h2 id="breakdown-heading" className="visually-hidden">
+        Question Breakdown
+      </h2>
+      <Filters game={game} filter={filter} onChange={onChange} />
+      <div aria-live="polite" className={stats.isPlaceholderData ? 'is-stale' : undefined}>
+        {content}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import type { Game } from '@hunch/contract';
+import { Link, Navigate, Outlet, useNavigate, useOutletContext, useParams } from 'react-router';
+import { gameImageUrl } from '../../api/asset-urls';
+import { errorText, isApiError } from '../../api/client';
+import { NavItem } from '../../app/nav-link';
+import { Loading } from '../../shared/loading';
+import { SafeImg } from '../../shared/safe-img';
+import { useDocumentTitle } from '../../shared/use-document-title';
+import { useGame } from '../games/game-api';
+import { gamePath, resultsPath, seriesPath } from '../games/paths';
+import { useGameChannel } from '../games/use-game-channel';
+
+/** The game whose results are shown, for the results sub-pages. */
+export function useResultsGame(): Game {
+  return useOutletContext<Game>();
+}
+
+export function hasSubcommunities(game: Game): boolean {
+  return Object.keys(game.subcommunities).length > 0;
+}
+
+/** .../results: only for complete games, else back to the game page (spec §2). */
+export function ResultsShell() {
+  const { community = '', series = '', uuid = '' } = useParams();
+  const navigate = useNavigate();
+  const game = useGame(uuid);
+  useGameChannel(uuid, () => navigate(seriesPath(community, series), { replace: true }));
+  useDocumentTitle(game.data ? `Results · ${game.data.name}` : 'Results');
+
+  if (game.isPending) return <Loading label="Loading results…" />;
+  if (game.isError) {
+    if (isApiError(game.error, 404) || isApiError(game.error, 400)) {
+      return <Navigate to={seriesPath(community, series)} replace />;
+    }
+    return (
+      <section className="page">
+        <p className="form-error" role="alert">
+          {errorText(game.error)}
+        </p>
+      </section>
+    );
+  }
+  const g = game.data;
+  if (g.state !== 'complete') return <Navigate to={gamePath(g)} replace />;
+
+  return (
+    <div className="page results-page">
+      <header className="results-header">
+        <SafeImg className="results-image" src={gameImageUrl(g.image || g.series.image)} alt="" />
+        <div className="results-title">
+          <p className="eyebrow">
+            <Link to={gamePath(g)}>{g.series.name}</Link> · Results
+          </p>
+          <h1>{g.name}</h1>
+          <p className="note">
+            {g.participants.toLocaleString('en-US')} {g.participants === 1 ? 'player' : 'players'}
+          </p>
+        </div>
+      </header>
+      <nav aria-label="Results" className="sub-tabs">
+        <NavItem to={resultsPath(g, 'leaderboard')} className="sub-tab">
+          Player Rankings
+        </NavItem>
+        {hasSubcommunities(g) && (
+          <NavItem to={resultsPath(g, 'communityLeaderboard')} className="sub-tab">
+            Community Rankings
+          </NavItem>
+        )}
+        <NavItem to={resultsPath(g, 'breakdown')} className="sub-tab">
+          Question Breakdown
+        </NavItem>
+      </nav>
+      <Outlet context={g} />
+    </div>
+  );
+}
+
+/** The empty (or unknown) results path shows the player rankings (spec §2). */
+export function ToLeaderboard() {
+  const game = useResultsGame();
+  return <Navigate to={resultsPath(game, 'leaderboard')} replace />;
+}
