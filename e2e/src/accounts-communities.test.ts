@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
   launchBrowser,
   newSession,
   type RunningServer,
+  saveScreenshot,
   saveScreenshots,
   solidPng,
   startServer,
@@ -89,6 +91,15 @@ function memberValue(text: string): number {
 
 async function membersOnCommunityPage(page: Page): Promise<string> {
   return ((await page.locator('dt:text-is("Members") + dd').textContent()) ?? '').trim();
+}
+
+/**
+ * A soft check: a mismatch fails the test but lets the journey go on, so one product bug does not
+ * hide the next. The screen is saved as .e2e-artifacts/failure-{name}.png when it fails.
+ */
+async function softEqual(page: Page, name: string, actual: unknown, expected: unknown, message: string) {
+  if (!isDeepStrictEqual(actual, expected)) await saveScreenshot(page, `failure-${name}`).catch(() => {});
+  expect.soft(actual, message).toEqual(expected);
 }
 
 describe('accounts and communities: a new user', () => {
@@ -407,9 +418,13 @@ describe('accounts and communities: a new user', () => {
             .getByRole('link', { name: 'Log in', exact: true })
             .waitFor({ timeout: 10_000 })
             .catch(() => undefined);
-          expect
-            .soft(await footerLinks(), 'footer right after logging out (no reload)')
-            .toEqual(['Communities', 'Log in']);
+          await softEqual(
+            page,
+            'footer-after-logout',
+            await footerLinks(),
+            ['Communities', 'Log in'],
+            'footer right after logging out (no reload)',
+          );
         });
 
         await step('a logged-out community page links to login with returnto', async () => {
@@ -430,12 +445,13 @@ describe('accounts and communities: a new user', () => {
           expect(pathname()).toBe('/login');
           expect(await tint(failure)).toBe('pink');
           // Spec §2/§8: "the server text in a pink heading". Soft, so the rest of the journey still runs.
-          expect
-            .soft(
-              await page.getByRole('heading', { name: 'Incorrect username or password' }).count(),
-              'the login failure must be exposed as a heading (role heading), not only as an alert',
-            )
-            .toBe(1);
+          await softEqual(
+            page,
+            'login-failure-heading',
+            await page.getByRole('heading', { name: 'Incorrect username or password' }).count(),
+            1,
+            'the login failure must be exposed as a heading (role heading), not only as an alert',
+          );
         });
 
         await step('logging in returns to the community page', async () => {

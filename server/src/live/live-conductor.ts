@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { LIVE_COUNTDOWN_MS, liveEndsAt, stepAt, stepDue } from '@hunch/rules';
 import type { AppContext } from '../app-context';
 import { questionEvent } from './live-events';
@@ -23,7 +24,8 @@ interface Held {
  * carries on from the same clock.
  */
 export class LiveConductor {
-  readonly id = randomUUID();
+  // host:pid:random — the pid tells operators (and the scale-out test) which process drives a game.
+  readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private held = new Map<string, Held>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;

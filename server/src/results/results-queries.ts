@@ -283,19 +283,25 @@ export async function crowdMedians(db: Queryable, gameId: string): Promise<Map<n
   return new Map(rows.map((r) => [r.question_i, r.median]));
 }
 
+/** Where each bracket after the first starts ('18-24' -> 18): rules ageBracket's thresholds. */
+const BRACKET_STARTS = AGE_BRACKETS.slice(1).map((label) => Number.parseInt(label, 10));
+
 /**
- * Age bracket (rules AGE_BRACKETS / ageBracket) of a birth date on a day, in SQL. The age counts
- * whole years the way rules ageOn does (date-fns): a birthday is reached when the day's month-day
- * is not before the birth month-day, so 29 February birthdays are reached on 1 March.
+ * Age bracket (rules AGE_BRACKETS / ageBracket) of a birth date, in SQL, given for each bracket
+ * start L the latest birth date that is aged L. rules ageOn counts whole years as date-fns does:
+ * age >= L exactly when the birth date is on or before the day L years earlier, where PostgreSQL
+ * moves 29 February to the 28th in common years, so a 29 February birthday is reached on 1 March.
  */
-export function ageBracketSql(dob: string, day: string): string {
-  const age = `(date_part('year', ${day})::int - date_part('year', ${dob})::int
-    - CASE WHEN to_char(${day}, 'MMDD') < to_char(${dob}, 'MMDD') THEN 1 ELSE 0 END)`;
-  // Each bracket after the first starts at the age its label starts with ('18-24' -> 18).
-  const arms = AGE_BRACKETS.slice(1).map(
-    (label, k) => `WHEN ${age} < ${Number.parseInt(label, 10)} THEN '${AGE_BRACKETS[k]}'`,
-  );
+function bracketCase(dob: string, latestBirthAged: (years: number) => string): string {
+  const arms = BRACKET_STARTS.map((start, k) => `WHEN ${dob} > ${latestBirthAged(start)} THEN '${AGE_BRACKETS[k]}'`);
   return `CASE ${arms.join(' ')} ELSE '${AGE_BRACKETS[AGE_BRACKETS.length - 1]}' END`;
+}
+
+const latestBirthSql = (day: string, years: number | string): string => `(${day} - make_interval(years => ${years}))::date`;
+
+/** The age bracket of birth date `dob` on date `day` (SQL expressions). */
+export function ageBracketSql(dob: string, day: string): string {
+  return bracketCase(dob, (years) => latestBirthSql(day, years));
 }
 
 /**
@@ -330,39 +336,52 @@ export async function buildStatsCache(tx: Queryable, gameId: string): Promise<vo
      ON CONFLICT (game_id) DO UPDATE SET built_at = now()`,
     [gameId],
   );
-  // Only answers the statistics can show: a known choice, or a number (NaN sorts above everything
-  // in SQL and would land in the last bucket; numericBuckets skips it).
+  // Two stages: count answers per raw value (choice index or number) and group, then map numbers
+  // to range buckets, so the bucket arithmetic runs once per distinct value rather than per
+  // answer. Only answers the statistics can show count: a known choice, or a number (NaN sorts
+  // above everything in SQL and would land in the last bucket; numericBuckets skips it).
+  // Age brackets are fixed at the game's complete day: work their cut-off dates out once, so each
+  // answer costs date comparisons only.
+  const { rows: cutoffs } = await tx.query<{ d: string }>(
+    `SELECT ${latestBirthSql('g.day', 's.y')}::text AS d
+       FROM (SELECT (complete_at AT TIME ZONE 'UTC')::date AS day FROM games WHERE id = $1) g,
+            unnest($2::int[]) WITH ORDINALITY AS s(y, k) ORDER BY s.k`,
+    [gameId, BRACKET_STARTS],
+  );
   await tx.query(
     `WITH counted AS (
        SELECT a.question_i,
-              CASE WHEN q.kind = 'predict' THEN bucket.slot ELSE a.choice_i END AS slot,
-              ${ageBracketSql('u.date_of_birth', "(g.complete_at AT TIME ZONE 'UTC')::date")} AS age,
+              CASE WHEN q.kind = 'predict' THEN a.number_answer ELSE a.choice_i END AS val,
+              ${bracketCase('u.date_of_birth', (years) => `$${BRACKET_STARTS.indexOf(years) + 2}::date`)} AS age,
               u.geo_community_id::text AS geo,
               p.subcommunity_id::text AS sub
          FROM participations p
-         JOIN games g ON g.id = p.game_id
          JOIN users u ON u.id = p.user_id
          JOIN answers a ON a.participation_id = p.id
          JOIN questions q ON q.game_id = p.game_id AND q.i = a.question_i
          LEFT JOIN choices c ON c.question_id = q.id AND c.i = a.choice_i
-         ${bucketJoins('a.number_answer', 'q.slider_min', 'q.slider_max', STATS_BUCKETS)}
         WHERE p.game_id = $1
           AND CASE WHEN q.kind = 'predict'
                    THEN a.number_answer IS NOT NULL AND a.number_answer <> 'NaN'::float8
                    ELSE c.i IS NOT NULL END),
      grouped AS (
-       SELECT question_i, slot,
+       SELECT question_i, val,
               CASE WHEN GROUPING(age) = 0 THEN 'age' WHEN GROUPING(geo) = 0 THEN 'geo'
                    WHEN GROUPING(sub) = 0 THEN 'community' ELSE 'all' END AS group_kind,
               COALESCE(age, geo, sub) AS group_value,
-              count(*)::int AS ct
+              count(*) AS ct
          FROM counted
-        GROUP BY GROUPING SETS ((question_i, slot), (question_i, slot, age), (question_i, slot, geo),
-                                (question_i, slot, sub)))
+        GROUP BY GROUPING SETS ((question_i, val), (question_i, val, age), (question_i, val, geo),
+                                (question_i, val, sub)))
      INSERT INTO question_stats_cache (game_id, group_kind, group_value, question_i, slot, ct)
-     SELECT $1, group_kind, COALESCE(group_value, ''), question_i, slot, ct FROM grouped
-      WHERE group_kind = 'all' OR group_value IS NOT NULL`,
-    [gameId],
+     SELECT $1, gr.group_kind, COALESCE(gr.group_value, ''), gr.question_i,
+            CASE WHEN q.kind = 'predict' THEN bucket.slot ELSE gr.val::int END, sum(gr.ct)::int
+       FROM grouped gr
+       JOIN questions q ON q.game_id = $1 AND q.i = gr.question_i
+       ${bucketJoins('gr.val', 'q.slider_min', 'q.slider_max', STATS_BUCKETS)}
+      WHERE gr.group_kind = 'all' OR gr.group_value IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5`,
+    [gameId, ...cutoffs.map((c) => c.d)],
   );
   // The median as rules predictTruthCrowd takes it: the middle value, or the mean of the two middle
   // values, of every numeric answer (percentile_cont would interpolate with different rounding).
