@@ -6,6 +6,7 @@ import { loadConfig } from './config';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { migrate } from './db/migrate';
 import { openDatabase } from './db/open-database';
+import { LiveDemo } from './live/live-demo';
 import { attachRealtime } from './realtime/realtime';
 import { seedDemoIfEmpty } from './seed/demo-seed';
 
@@ -31,6 +32,9 @@ async function main(): Promise<void> {
   const app = await buildApp(ctx);
   const realtime = await attachRealtime(app, ctx);
   await app.listen({ port: config.port, host: config.host });
+  const { port } = app.server.address() as { port: number };
+  const demo = config.seedDemo ? new LiveDemo(ctx, `http://127.0.0.1:${port}`) : undefined;
+  demo?.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -39,6 +43,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    demo?.stop();
     await realtime.close();
     await app.close();
     await database.close();

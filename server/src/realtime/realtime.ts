@@ -3,10 +3,10 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
+import { SESSION_COOKIE, userIdForToken } from '../accounts/sessions';
 import type { AppContext } from '../app-context';
 import { registerDataNamespace } from '../games/data-namespace';
 import { GameClock } from '../games/game-clock';
-import { SESSION_COOKIE, userIdForToken } from '../accounts/sessions';
 import { LiveConductor } from '../live/live-conductor';
 import { type LiveHub, registerLiveNamespace } from '../live/live-namespace';
 

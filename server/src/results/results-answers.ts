@@ -22,7 +22,6 @@ import {
   communityRankRow,
   communityTotals,
   crowdMedians,
-  ensureStatsCache,
   findGameSubcommunity,
   findGeoGroup,
   leaderboardPage,
@@ -31,6 +30,7 @@ import {
   seriesScores,
   statsQuestions,
 } from './results-queries';
+import { ensureStatsCache } from './results-stats-cache';
 
 // What each results call answers, from the queries and the presenters, without HTTP: the routes
 // call these after checking who asks, and the benchmark times exactly the same work.

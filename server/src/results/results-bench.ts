@@ -5,7 +5,8 @@ import type { Db } from '../db/database';
 import { createCommunity, createGame, createSeries } from '../hosting/authoring';
 import { openTestDb } from '../test/test-db';
 import { communityRank, playerBoard, questionStats } from './results-answers';
-import { buildStatsCache, findResultsGame, playerResult } from './results-queries';
+import { findResultsGame, playerResult } from './results-queries';
+import { buildStatsCache } from './results-stats-cache';
 
 // Benchmark of the results queries on one big scored game. Run it with
 //   npx tsx server/src/results/results-bench.ts 1000000
@@ -26,14 +27,21 @@ async function timed(label: string, fn: () => Promise<unknown>): Promise<void> {
  * with set-based SQL (generate_series), so a million players seed in minutes. Scores and points
  * are pseudo-random but ranks, percentiles and positions are consistent with the scores.
  */
-async function seed(db: Db, participants: number): Promise<{ gameId: string; bottomUser: number; communityId: number }> {
+async function seed(
+  db: Db,
+  participants: number,
+): Promise<{ gameId: string; bottomUser: number; communityId: number }> {
   const tag = `b${Date.now().toString(36)}`;
   const communityId = await createCommunity(db, { endpoint: `bench-${tag}`, name: 'Bench Club' });
   const seriesId = await createSeries(db, { communityId, endpoint: 'bench', name: 'Bench' });
   const complete = new Date(Date.now() - DAY);
   const colours = ['Red', 'Green', 'Blue', 'Yellow'].map((text) => ({ text }));
   const gameId = await createGame(db, seriesId, {
-    schedule: { open: new Date(complete.getTime() - 2 * DAY), standby: new Date(complete.getTime() - DAY), complete },
+    schedule: {
+      open: new Date(complete.getTime() - 2 * DAY),
+      standby: new Date(complete.getTime() - DAY),
+      complete,
+    },
     questions: [
       { kind: 'vote', text: 'Favourite?', choices: colours },
       { kind: 'guess', text: 'Most popular?', choices: colours, linked_vote_i: 0 },
@@ -58,7 +66,7 @@ async function seed(db: Db, participants: number): Promise<{ gameId: string; bot
          INSERT INTO users (username, username_key, email, email_key, password_hash, zipcode, geo_community_id,
                             date_of_birth, is_private, is_demo)
          SELECT $1 || '_' || g, $1 || '_' || g, $1 || '_' || g || '@example.com', $1 || '_' || g || '@example.com',
-                '!', '77002', geo.ids[1 + g % $3::int], date '1940-01-01' + ((g * 7919) % 25000)::int, g % 10 = 0, true
+                '!', '77002', geo.ids[1 + g % $3::int], date '1940-01-01' + ((g::bigint * 7919) % 25000)::int, g % 10 = 0, true
            FROM generate_series(1, $2::int) g, geo
          RETURNING id)
        SELECT min(id) AS lo, max(id) AS hi FROM ins`,
@@ -105,7 +113,9 @@ async function seed(db: Db, participants: number): Promise<{ gameId: string; bot
   );
   await timed('statistics cache (buildStatsCache)', () =>
     db.transaction(async (tx) => {
-      await tx.query('UPDATE games SET scored_at = now(), scoring_claimed_at = now() WHERE id = $1', [gameId]);
+      await tx.query('UPDATE games SET scored_at = now(), scoring_claimed_at = now() WHERE id = $1', [
+        gameId,
+      ]);
       await buildStatsCache(tx, gameId);
     }),
   );
@@ -146,10 +156,14 @@ export async function benchResults(db: Db, opts: { participants: number }): Prom
   const game = (await findResultsGame(db, gameId, now))!;
   const middlePage = Math.max(1, Math.ceil(n / 2 / LEADERBOARD_PAGE_SIZE));
   const timings = [
-    await measure(`leaderboard page ${middlePage} (with hths)`, 200, () => playerBoard(db, game, bottomUser, middlePage, now)),
+    await measure(`leaderboard page ${middlePage} (with hths)`, 200, () =>
+      playerBoard(db, game, bottomUser, middlePage, now),
+    ),
     await measure('my rank (score, rank, percentile)', 200, () => playerResult(db, gameId, bottomUser)),
     await measure('question stats, no filter', 200, () => questionStats(db, game, null)),
-    await measure('question stats, age 25-34', 200, () => questionStats(db, game, { kind: 'age', value: '25-34' })),
+    await measure('question stats, age 25-34', 200, () =>
+      questionStats(db, game, { kind: 'age', value: '25-34' }),
+    ),
     // Not a target of the brief: sums every completed game of the community per request.
     await measure('community rank (20 runs)', 20, () => communityRank(db, communityId, bottomUser, now)),
   ];

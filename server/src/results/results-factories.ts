@@ -153,7 +153,8 @@ async function scoreForTest(
   };
   const points = answers.map(pointsOf);
   const totals = new Map(entries.map((e) => [e.id, 0]));
-  answers.forEach((a, k) => totals.set(a.participation_id, totals.get(a.participation_id)! + points[k]!));
+  for (const [k, a] of answers.entries())
+    totals.set(a.participation_id, totals.get(a.participation_id)! + points[k]!);
   const ordered = [...entries].sort((x, y) => totals.get(y.id)! - totals.get(x.id)! || x.id - y.id);
   const scores = ordered.map((e) => totals.get(e.id)!);
   const rp = rankAndPercentile(scores);

@@ -140,7 +140,7 @@ export function presentQuestionStats(
     }
     // Two choices with the same text share one entry rather than one hiding the other.
     const byText = new Map<string, number>();
-    q.choices.forEach((c, k) => byText.set(c.text, (byText.get(c.text) ?? 0) + cts[k]!));
+    for (const [k, c] of q.choices.entries()) byText.set(c.text, (byText.get(c.text) ?? 0) + cts[k]!);
     const choices = Object.fromEntries([...byText].map(([text, ct]) => [text, { ct, per: percent(ct, n) }]));
     return { choices, ranges: [], ...base };
   });

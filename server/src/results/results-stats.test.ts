@@ -11,7 +11,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
-import { ageBracketSql, buildStatsCache } from './results-queries';
 import {
   buildSeriesScenario,
   buildStatsScenario,
@@ -20,6 +19,7 @@ import {
   type StatsScenario,
   statsQuestions,
 } from './results-scenarios';
+import { ageBracketSql, buildStatsCache } from './results-stats-cache';
 
 type Response = {
   questions: { type: string; i: number; question: Record<string, unknown> }[];

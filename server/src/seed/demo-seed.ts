@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context';
 import { badgeImage, storeImage } from '../assets/images';
 import type { Queryable } from '../db/database';
 import { createCommunity, createGame, createSeries } from '../hosting/authoring';
+import { LIVE_SERIES, SLOT_MINUTES } from '../live/live-demo';
 import {
   adjectives,
   animals,
@@ -245,6 +246,13 @@ async function seedGames(
         });
         if (key !== 'upcoming') await seedAnswers(tx, rnd, uuid, communityId, key === 'open' ? 0.3 : 0.9, []);
       }
+      await createSeries(tx, {
+        communityId,
+        endpoint: LIVE_SERIES.endpoint,
+        name: LIVE_SERIES.name,
+        image,
+        description: `Live games every ${SLOT_MINUTES} minutes: join the lobby, then answer together against the clock.`,
+      });
       const clash = await createSeries(tx, {
         communityId,
         endpoint: 'community-clash',

@@ -1,0 +1,156 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { GameClientToServer, GameServerToClient, LiveQuestionEvent } from '@hunch/contract';
+import { io, type Socket } from 'socket.io-client';
+import { SESSION_COOKIE } from '../accounts/sessions';
+import type { AppContext } from '../app-context';
+import { createGame } from '../hosting/authoring';
+import { questionSets } from '../seed/demo-content';
+
+/** A demo live game starts every SLOT_MINUTES; its lobby opens LOBBY_MINUTES before. */
+export const SLOT_MINUTES = 5;
+const LOBBY_MINUTES = 3;
+const BOTS_PER_GAME = 12;
+const SECS_PER_QUESTION = 15;
+export const LIVE_SERIES = { community: 'hunch-hq', endpoint: 'hunch-live', name: 'Hunch Live' } as const;
+
+type BotSocket = Socket<GameServerToClient, GameClientToServer>;
+
+/**
+ * Keeps the demo live series going: the next two games always exist, and demo players (bots)
+ * join each lobby and answer through the same socket protocol as people do. Creating a game and
+ * running a game's bots are both claimed in the database, so with several processes each happens
+ * once.
+ */
+export class LiveDemo {
+  private timer: NodeJS.Timeout | undefined;
+  private bots = new Map<string, BotSocket[]>();
+  private readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly baseUrl: string,
+  ) {}
+
+  start(): void {
+    const run = () => void this.tick().catch(() => undefined);
+    this.timer = setInterval(run, 10_000);
+    this.timer.unref();
+    run();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    for (const sockets of this.bots.values()) for (const s of sockets) s.close();
+    this.bots.clear();
+  }
+
+  private async tick(): Promise<void> {
+    const series = await this.ctx.db.query<{ id: number }>(
+      `SELECT s.id FROM series s JOIN communities c ON c.id = s.community_id WHERE c.endpoint = $1 AND s.endpoint = $2`,
+      [LIVE_SERIES.community, LIVE_SERIES.endpoint],
+    );
+    const seriesId = series.rows[0]?.id;
+    if (seriesId === undefined) return;
+    await this.ensureUpcoming(seriesId);
+    await this.runBots(seriesId);
+  }
+
+  private async ensureUpcoming(seriesId: number): Promise<void> {
+    const slotMs = SLOT_MINUTES * 60_000;
+    const now = this.ctx.now().getTime();
+    const first = Math.ceil((now + 60_000) / slotMs) * slotMs;
+    for (const start of [first, first + slotMs]) {
+      const set = questionSets[Math.floor(start / slotMs) % questionSets.length]!;
+      const questions = set.questions.slice(0, 4).map((q) => ({ ...q, secs_to_answer: SECS_PER_QUESTION }));
+      const n = Math.floor(start / slotMs) % 1000;
+      try {
+        await createGame(this.ctx.db, seriesId, {
+          name: `Hunch Live #${n}`,
+          schedule: {
+            open: new Date(start - LOBBY_MINUTES * 60_000),
+            standby: new Date(start),
+            complete: new Date(start + 5 * 60_000),
+          },
+          synchronous: true,
+          questions,
+        });
+      } catch {
+        // Another process created this slot's game first (unique series + start).
+      }
+    }
+  }
+
+  private async runBots(seriesId: number): Promise<void> {
+    const now = this.ctx.now();
+    const { rows } = await this.ctx.db.query<{ id: string }>(
+      `SELECT id::text FROM games WHERE series_id = $1 AND open_at <= $2 AND standby_at > $2`,
+      [seriesId, now],
+    );
+    for (const { id } of rows) {
+      if (this.bots.has(id)) continue;
+      const claim = await this.ctx.db.query(
+        `INSERT INTO live_games (game_id, bots_holder) VALUES ($1, $2)
+         ON CONFLICT (game_id) DO UPDATE SET bots_holder = $2 WHERE live_games.bots_holder IS NULL RETURNING game_id`,
+        [id, this.id],
+      );
+      if (claim.rows.length === 0) continue;
+      this.bots.set(id, await this.startBots(id));
+    }
+  }
+
+  /** Logs demo players in (a session row each) and sends them into the lobby over socket.io. */
+  private async startBots(gameId: string): Promise<BotSocket[]> {
+    const { rows } = await this.ctx.db.query<{ id: number }>(
+      `SELECT u.id FROM users u JOIN memberships m ON m.user_id = u.id JOIN communities c ON c.id = m.community_id
+        WHERE u.is_demo AND u.password_hash = '!' AND c.endpoint = $1 ORDER BY random() LIMIT $2`,
+      [LIVE_SERIES.community, BOTS_PER_GAME],
+    );
+    const sockets: BotSocket[] = [];
+    for (const { id } of rows) {
+      const token = randomBytes(32).toString('base64url');
+      await this.ctx.db.query(
+        `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`,
+        [createHash('sha256').update(token).digest('hex'), id],
+      );
+      const socket: BotSocket = io(`${this.baseUrl}/game/${gameId}`, {
+        transports: ['websocket'],
+        forceNew: true,
+        extraHeaders: { cookie: `${SESSION_COOKIE}=${token}` },
+      });
+      socket.on('latency', (ack) => ack());
+      // Bots drift into the lobby over the first minute.
+      socket.on('connect', () =>
+        setTimeout(() => socket.emit('lobby', () => undefined), Math.random() * 60_000),
+      );
+      socket.on('question', (q) => this.answerLater(socket, q));
+      socket.on('game_complete', () => {
+        socket.close();
+        this.bots.delete(gameId);
+      });
+      sockets.push(socket);
+    }
+    return sockets;
+  }
+
+  private answerLater(socket: BotSocket, q: LiveQuestionEvent): void {
+    const delay = Math.random() * Math.max(500, q.time_left - 1500);
+    setTimeout(() => {
+      const slider = q.question.slider;
+      const answer = slider
+        ? {
+            question_i: q.i,
+            choice_i: null,
+            number_answer:
+              slider.min +
+              Math.round((Math.random() * (slider.max - slider.min)) / slider.step) * slider.step,
+          }
+        : {
+            question_i: q.i,
+            choice_i: Math.floor(Math.random() * q.question.choices.length),
+            number_answer: null,
+          };
+      socket.emit('answer', answer, () => undefined);
+    }, delay);
+  }
+}

@@ -1,0 +1,146 @@
+import { STATS_BUCKETS } from '@hunch/contract';
+import { AGE_BRACKETS } from '@hunch/rules';
+import type { Db, Queryable } from '../db/database';
+
+// The per-game statistics cache (tables in migrations/003-results-indexes.sql): a scored game's
+// answer counts per question, slot and group, and its crowd medians, so question statistics read
+// a few hundred rows however many played.
+
+/** Where each bracket after the first starts ('18-24' -> 18): rules ageBracket's thresholds. */
+const BRACKET_STARTS = AGE_BRACKETS.slice(1).map((label) => Number.parseInt(label, 10));
+
+/**
+ * Age bracket (rules AGE_BRACKETS / ageBracket) of a birth date, in SQL, given for each bracket
+ * start L the latest birth date that is aged L. rules ageOn counts whole years as date-fns does:
+ * age >= L exactly when the birth date is on or before the day L years earlier, where PostgreSQL
+ * moves 29 February to the 28th in common years, so a 29 February birthday is reached on 1 March.
+ */
+function bracketCase(dob: string, latestBirthAged: (years: number) => string): string {
+  const arms = BRACKET_STARTS.map(
+    (start, k) => `WHEN ${dob} > ${latestBirthAged(start)} THEN '${AGE_BRACKETS[k]}'`,
+  );
+  return `CASE ${arms.join(' ')} ELSE '${AGE_BRACKETS[AGE_BRACKETS.length - 1]}' END`;
+}
+
+const latestBirthSql = (day: string, years: number | string): string =>
+  `(${day} - make_interval(years => ${years}))::date`;
+
+/** The age bracket of birth date `dob` on date `day` (SQL expressions). */
+export function ageBracketSql(dob: string, day: string): string {
+  return bracketCase(dob, (years) => latestBirthSql(day, years));
+}
+
+/**
+ * LATERAL joins placing a numeric answer `v` in its range bucket (column bucket.slot, 0..n-1)
+ * exactly as rules numericBuckets does: clamped into the first or last bucket, the slider's max in
+ * the last, and the same IEEE double arithmetic for the estimate and its nudges by one bucket
+ * (PostgreSQL float8 and JS numbers round alike). The estimate is clamped before the cast to int so
+ * that a huge answer cannot overflow it.
+ */
+function bucketJoins(v: string, lo: string, hi: string, n: number): string {
+  const bound = (i: string) => `${lo} + ((${hi} - ${lo}) * (${i})) / ${n}`;
+  return `
+    CROSS JOIN LATERAL (SELECT LEAST(${n - 1}, GREATEST(0, floor(((${v} - ${lo}) * ${n}) / (${hi} - ${lo}))))::int AS i) b0
+    CROSS JOIN LATERAL (SELECT CASE WHEN b0.i > 0 AND ${v} < ${bound('b0.i')} THEN b0.i - 1 ELSE b0.i END AS i) b1
+    CROSS JOIN LATERAL (SELECT CASE WHEN ${v} >= ${hi} THEN ${n - 1} WHEN ${v} <= ${lo} THEN 0
+                                    WHEN b1.i < ${n - 1} AND ${v} >= ${bound('b1.i + 1')} THEN b1.i + 1
+                                    ELSE b1.i END AS slot) bucket`;
+}
+
+/**
+ * Precomputes a scored game's statistics: counts per question and slot for everyone and per age,
+ * geo and community group, and the crowd median of each predict question. Set-based, so a game of
+ * a million players builds in seconds. Replaces whatever was built before, so scoring again (say
+ * after a host corrects an outcome) stays right. Call inside the scoring transaction, after the
+ * scores are written.
+ */
+export async function buildStatsCache(tx: Queryable, gameId: string): Promise<void> {
+  await tx.query('DELETE FROM question_stats_cache WHERE game_id = $1', [gameId]);
+  await tx.query('DELETE FROM question_stats_medians WHERE game_id = $1', [gameId]);
+  await tx.query(
+    `INSERT INTO question_stats_built (game_id) VALUES ($1)
+     ON CONFLICT (game_id) DO UPDATE SET built_at = now()`,
+    [gameId],
+  );
+  // Two stages: count answers per raw value (choice index or number) and group, then map numbers
+  // to range buckets, so the bucket arithmetic runs once per distinct value rather than per
+  // answer. Only answers the statistics can show count: a known choice, or a number (NaN sorts
+  // above everything in SQL and would land in the last bucket; numericBuckets skips it).
+  // Age brackets are fixed at the game's complete day: work their cut-off dates out once, so each
+  // answer costs date comparisons only.
+  const { rows: cutoffs } = await tx.query<{ d: string }>(
+    `SELECT ${latestBirthSql('g.day', 's.y')}::text AS d
+       FROM (SELECT (complete_at AT TIME ZONE 'UTC')::date AS day FROM games WHERE id = $1) g,
+            unnest($2::int[]) WITH ORDINALITY AS s(y, k) ORDER BY s.k`,
+    [gameId, BRACKET_STARTS],
+  );
+  await tx.query(
+    `WITH counted AS (
+       SELECT a.question_i,
+              CASE WHEN q.kind = 'predict' THEN a.number_answer ELSE a.choice_i END AS val,
+              ${bracketCase('u.date_of_birth', (years) => `$${BRACKET_STARTS.indexOf(years) + 2}::date`)} AS age,
+              u.geo_community_id::text AS geo,
+              p.subcommunity_id::text AS sub
+         FROM participations p
+         JOIN users u ON u.id = p.user_id
+         JOIN answers a ON a.participation_id = p.id
+         JOIN questions q ON q.game_id = p.game_id AND q.i = a.question_i
+         LEFT JOIN choices c ON c.question_id = q.id AND c.i = a.choice_i
+        WHERE p.game_id = $1
+          AND CASE WHEN q.kind = 'predict'
+                   THEN a.number_answer IS NOT NULL AND a.number_answer <> 'NaN'::float8
+                   ELSE c.i IS NOT NULL END),
+     grouped AS (
+       SELECT question_i, val,
+              CASE WHEN GROUPING(age) = 0 THEN 'age' WHEN GROUPING(geo) = 0 THEN 'geo'
+                   WHEN GROUPING(sub) = 0 THEN 'community' ELSE 'all' END AS group_kind,
+              COALESCE(age, geo, sub) AS group_value,
+              count(*) AS ct
+         FROM counted
+        GROUP BY GROUPING SETS ((question_i, val), (question_i, val, age), (question_i, val, geo),
+                                (question_i, val, sub)))
+     INSERT INTO question_stats_cache (game_id, group_kind, group_value, question_i, slot, ct)
+     SELECT $1, gr.group_kind, COALESCE(gr.group_value, ''), gr.question_i,
+            CASE WHEN q.kind = 'predict' THEN bucket.slot ELSE gr.val::int END, sum(gr.ct)::int
+       FROM grouped gr
+       JOIN questions q ON q.game_id = $1 AND q.i = gr.question_i
+       ${bucketJoins('gr.val', 'q.slider_min', 'q.slider_max', STATS_BUCKETS)}
+      WHERE gr.group_kind = 'all' OR gr.group_value IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5`,
+    [gameId, ...cutoffs.map((c) => c.d)],
+  );
+  // The median as rules predictTruthCrowd takes it: the middle value, or the mean of the two middle
+  // values, of every numeric answer (percentile_cont would interpolate with different rounding).
+  await tx.query(
+    `INSERT INTO question_stats_medians (game_id, question_i, median)
+     SELECT $1, question_i,
+            CASE WHEN n % 2 = 1 THEN max(v) FILTER (WHERE rn = n / 2 + 1)
+                 ELSE (max(v) FILTER (WHERE rn = n / 2) + max(v) FILTER (WHERE rn = n / 2 + 1)) / 2 END
+       FROM (SELECT a.question_i, a.number_answer AS v,
+                    row_number() OVER (PARTITION BY a.question_i ORDER BY a.number_answer) AS rn,
+                    count(*) OVER (PARTITION BY a.question_i) AS n
+               FROM participations p
+               JOIN answers a ON a.participation_id = p.id
+               JOIN questions q ON q.game_id = p.game_id AND q.i = a.question_i
+              WHERE p.game_id = $1 AND q.kind = 'predict' AND a.number_answer IS NOT NULL) ranked
+      GROUP BY question_i, n`,
+    [gameId],
+  );
+}
+
+/**
+ * Builds the statistics of a complete game that has none yet (scored before the cache existed,
+ * or by a scorer that did not build it). The marker row's insert serialises racing readers: the
+ * loser waits for the winner's commit, then finds the work done.
+ */
+export async function ensureStatsCache(db: Db, gameId: string): Promise<void> {
+  const { rows } = await db.query('SELECT 1 FROM question_stats_built WHERE game_id = $1', [gameId]);
+  if (rows.length > 0) return;
+  await db.transaction(async (tx) => {
+    const claim = await tx.query(
+      'INSERT INTO question_stats_built (game_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING game_id',
+      [gameId],
+    );
+    if (claim.rows.length > 0) await buildStatsCache(tx, gameId);
+  });
+}
