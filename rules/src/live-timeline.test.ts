@@ -1,16 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  LIVE_COUNTDOWN_MS,
-  LIVE_GAP_MS,
-  MAX_LATENCY_ALLOWANCE_MS,
   answerInTime,
   askedAt,
   deadlineOf,
+  LIVE_COUNTDOWN_MS,
+  LIVE_GAP_MS,
   liveEndsAt,
   livePhaseAt,
+  MAX_LATENCY_ALLOWANCE_MS,
   stepAt,
   stepDue,
+  withSpeedBonus,
 } from './live-timeline';
 
 const s = { startAt: 1_000_000, secs: [10, 20, 15] };
@@ -48,10 +49,31 @@ describe('live timeline', () => {
 
   it('has phases that never go backwards (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 8 }), fc.nat(600_000), fc.nat(600_000), (secs, a, b) => {
-        const sched = { startAt: 0, secs };
-        const [t1, t2] = a <= b ? [a, b] : [b, a];
-        expect(stepDue(sched, t1)).toBeLessThanOrEqual(stepDue(sched, t2));
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 8 }),
+        fc.nat(600_000),
+        fc.nat(600_000),
+        (secs, a, b) => {
+          const sched = { startAt: 0, secs };
+          const [t1, t2] = a <= b ? [a, b] : [b, a];
+          expect(stepDue(sched, t1)).toBeLessThanOrEqual(stepDue(sched, t2));
+        },
+      ),
+    );
+  });
+});
+
+describe('speed bonus', () => {
+  it('keeps all points for an instant answer and 90 % at the deadline, never more than given', () => {
+    expect(withSpeedBonus(100, s, 0, askedAt(s, 0))).toBe(100);
+    expect(withSpeedBonus(100, s, 0, deadlineOf(s, 0))).toBe(90);
+    expect(withSpeedBonus(100, s, 0, askedAt(s, 0) + 5_000)).toBe(95);
+    expect(withSpeedBonus(0, s, 0, askedAt(s, 0))).toBe(0);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100 }), fc.integer({ min: -5000, max: 40_000 }), (p, dt) => {
+        const v = withSpeedBonus(p, s, 1, askedAt(s, 1) + dt);
+        expect(v).toBeLessThanOrEqual(p);
+        expect(v).toBeGreaterThanOrEqual(Math.round(p * 0.9) - 1);
       }),
     );
   });

@@ -39,12 +39,14 @@ export function liveEndsAt(s: LiveSchedule): number {
 
 export function livePhaseAt(s: LiveSchedule, now: number): LivePhase {
   if (now < s.startAt) return { kind: 'lobby' };
-  if (now < s.startAt + LIVE_COUNTDOWN_MS) return { kind: 'countdown', endsAt: s.startAt + LIVE_COUNTDOWN_MS };
+  if (now < s.startAt + LIVE_COUNTDOWN_MS)
+    return { kind: 'countdown', endsAt: s.startAt + LIVE_COUNTDOWN_MS };
   for (let i = 0; i < s.secs.length; i++) {
     const asked = askedAt(s, i);
     const deadline = deadlineOf(s, i);
     if (now < deadline) return { kind: 'question', i, askedAt: asked, deadline };
-    if (now < deadline + LIVE_GAP_MS && i < s.secs.length - 1) return { kind: 'between', i, nextAt: deadline + LIVE_GAP_MS };
+    if (now < deadline + LIVE_GAP_MS && i < s.secs.length - 1)
+      return { kind: 'between', i, nextAt: deadline + LIVE_GAP_MS };
   }
   return { kind: 'complete', at: liveEndsAt(s) };
 }
@@ -76,4 +78,16 @@ export function answerInTime(s: LiveSchedule, i: number, receivedAt: number, one
   if (i < 0 || i >= s.secs.length) return false;
   const allowance = Math.min(Math.max(0, oneWayDelayMs), MAX_LATENCY_ALLOWANCE_MS);
   return receivedAt >= askedAt(s, i) && receivedAt <= deadlineOf(s, i) + allowance;
+}
+
+/**
+ * With a game's speed bonus switched on, the last tenth of a question's points depends on speed:
+ * an answer at the start keeps all its points, one at the deadline keeps 90 %. Points stay within
+ * the 100 a question is worth.
+ */
+export function withSpeedBonus(points: number, s: LiveSchedule, i: number, answeredAt: number): number {
+  const window = (s.secs[i] ?? 0) * 1000;
+  if (window <= 0) return points;
+  const left = Math.min(1, Math.max(0, (deadlineOf(s, i) - answeredAt) / window));
+  return Math.round(points * (0.9 + 0.1 * left));
 }

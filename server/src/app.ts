@@ -13,6 +13,7 @@ import { imageKinds } from './assets/images';
 import { communityRoutes } from './communities/community-routes';
 import { appSecret } from './db/app-secrets';
 import { gameRoutes } from './games/game-routes';
+import { benchMetricsRoute } from './http/bench-metrics';
 import { installErrorHandler } from './http/error-handler';
 import { profileRoutes } from './profiles/profile-routes';
 import { resultsRoutes } from './results/results-routes';
@@ -48,6 +49,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   communityRoutes(app, ctx);
   gameRoutes(app, ctx);
   resultsRoutes(app, ctx);
+  if (ctx.config.benchMetrics) benchMetricsRoute(app);
 
   for (const [i, kind] of imageKinds.entries()) {
     await app.register(fastifyStatic, {

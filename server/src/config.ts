@@ -12,6 +12,7 @@ const envSchema = z.object({
   TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  BENCH_METRICS: z.enum(['0', '1', 'true', 'false']).default('0'),
 });
 
 export interface Config {
@@ -25,6 +26,8 @@ export interface Config {
   logLevel: string;
   /** Folder of the built web app; absent in API-only tests. */
   webDist: string | undefined;
+  /** Serves GET /api/_metrics (heap, event-loop delay) for the benchmarks; off in production. */
+  benchMetrics: boolean;
 }
 
 const on = (v: string) => v === '1' || v === 'true';
@@ -48,5 +51,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: on(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
+    benchMetrics: on(e.BENCH_METRICS),
   };
 }

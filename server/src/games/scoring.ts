@@ -4,6 +4,7 @@ import {
   predictPoints,
   predictTruthCrowd,
   rankAndPercentile,
+  withSpeedBonus,
 } from '@hunch/rules';
 import type { Db, Queryable } from '../db/database';
 
@@ -66,6 +67,41 @@ export function pointsForAnswers(questions: QuestionRow[], answers: AnswerRow[])
   return points;
 }
 
+/** A live game with its speed switch on scales each answer's points by how fast it came. */
+async function applySpeedBonus(
+  tx: Queryable,
+  gameId: string,
+  questions: QuestionRow[],
+  points: Map<string, number>,
+) {
+  const game = (
+    await tx.query<{ on: boolean; standby_at: Date }>(
+      'SELECT (synchronous AND speed_bonus) AS on, standby_at FROM games WHERE id = $1',
+      [gameId],
+    )
+  ).rows[0];
+  if (!game?.on) return;
+  const secs = (
+    await tx.query<{ secs: number }>(
+      'SELECT secs_to_answer AS secs FROM questions WHERE game_id = $1 ORDER BY i',
+      [gameId],
+    )
+  ).rows.map((r) => r.secs);
+  const schedule = { startAt: new Date(game.standby_at).getTime(), secs };
+  const times = await tx.query<{ participation_id: number; question_i: number; answered_at: Date }>(
+    `SELECT a.participation_id, a.question_i, a.answered_at FROM answers a
+       JOIN participations p ON p.id = a.participation_id WHERE p.game_id = $1`,
+    [gameId],
+  );
+  for (const t of times.rows) {
+    const key = `${t.participation_id}:${t.question_i}`;
+    const base = points.get(key);
+    if (base && questions.some((q) => q.i === t.question_i)) {
+      points.set(key, withSpeedBonus(base, schedule, t.question_i, new Date(t.answered_at).getTime()));
+    }
+  }
+}
+
 async function writeScores(tx: Queryable, gameId: string): Promise<number> {
   const questions = (
     await tx.query<QuestionRow>(
@@ -91,6 +127,7 @@ async function writeScores(tx: Queryable, gameId: string): Promise<number> {
     )
   ).rows;
   const points = pointsForAnswers(questions, answers);
+  await applySpeedBonus(tx, gameId, questions, points);
   const totals = new Map<number, number>(participations.map((p) => [p.id, 0]));
   for (const [key, pts] of points) {
     const pid = Number(key.split(':')[0]);

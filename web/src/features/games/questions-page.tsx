@@ -142,14 +142,14 @@ export function QuestionsPage() {
             <div className="question-nav">
               {q > 1 ? (
                 <Link className="button button-secondary" to={questionsPath(g, q - 1)}>
-                  Previous
+                  <span aria-hidden="true">←</span> Previous
                 </Link>
               ) : (
                 <span />
               )}
               {saved && !isLast && (
                 <Link className="button button-secondary" to={questionsPath(g, q + 1)}>
-                  Next
+                  Next <span aria-hidden="true">→</span>
                 </Link>
               )}
               {saved && isLast && answeredCount === total && (

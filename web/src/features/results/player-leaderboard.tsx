@@ -46,7 +46,12 @@ function PlayerRowView({ item: { key: username, row }, isViewer, teamName }: Row
                 {teamName && (
                   <span>
                     {teamName}
-                    {row.cr !== null && ` · community rank #${row.cr}`}
+                    {row.cr !== null && (
+                      <>
+                        {' · '}
+                        <span className="visually-hidden">community rank </span>#{row.cr}
+                      </>
+                    )}
                   </span>
                 )}
                 {!teamName && row.cr !== null && <span>Community rank #{row.cr}</span>}

@@ -186,9 +186,10 @@ export function QuestionBreakdown() {
         Question Breakdown
       </h2>
       <Filters game={game} filter={filter} onChange={onChange} />
-      <div aria-live="polite" className={stats.isPlaceholderData ? 'is-stale' : undefined}>
-        {content}
-      </div>
+      <p className="visually-hidden" aria-live="polite">
+        {stats.isFetching ? 'Loading statistics…' : stats.isSuccess ? 'Statistics updated.' : ''}
+      </p>
+      <div className={stats.isPlaceholderData ? 'is-stale' : undefined}>{content}</div>
     </section>
   );
 }

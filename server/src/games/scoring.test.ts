@@ -1,0 +1,76 @@
+import { askedAt, deadlineOf } from '@hunch/rules';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database';
+import { makeGame, registrationFields } from '../test/factories';
+import { dbKinds, openTestDb } from '../test/test-db';
+import { scoreGame } from './scoring';
+
+describe.each(dbKinds)('scoring on %s', (kind) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await openTestDb(kind);
+  });
+  afterAll(() => db.close());
+
+  async function player(gameId: string): Promise<number> {
+    const f = registrationFields();
+    const u = await db.query<{ id: number }>(
+      `INSERT INTO users (username, username_key, email, email_key, password_hash, zipcode, date_of_birth)
+       VALUES ($1, lower($1), $2, lower($2), '!', '77002', '1990-01-01') RETURNING id`,
+      [f.username, f.email],
+    );
+    const p = await db.query<{ id: number }>(
+      'INSERT INTO participations (game_id, user_id) VALUES ($1, $2) RETURNING id',
+      [gameId, u.rows[0]!.id],
+    );
+    return p.rows[0]!.id;
+  }
+
+  it('scores a game nobody answered: everyone 0, rank 1', async () => {
+    const g = await makeGame(db, new Date());
+    await player(g.uuid);
+    await player(g.uuid);
+    expect(await scoreGame(db, g.uuid, new Date(g.schedule.complete.getTime() + 1))).toBe(true);
+    const { rows } = await db.query<{ score: number; rank: number }>(
+      'SELECT score, rank FROM participations WHERE game_id = $1',
+      [g.uuid],
+    );
+    expect(rows).toEqual([
+      { score: 0, rank: 1 },
+      { score: 0, rank: 1 },
+    ]);
+  });
+
+  it('refuses to score before complete, and scores only once', async () => {
+    const g = await makeGame(db, new Date());
+    expect(await scoreGame(db, g.uuid, new Date(g.schedule.complete.getTime() - 1))).toBe(false);
+    const after = new Date(g.schedule.complete.getTime() + 1);
+    const results = await Promise.all([
+      scoreGame(db, g.uuid, after),
+      scoreGame(db, g.uuid, after),
+      scoreGame(db, g.uuid, after),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('applies the speed bonus only when the live game switches it on', async () => {
+    for (const bonus of [false, true]) {
+      const g = await makeGame(db, new Date(), { synchronous: true });
+      await db.query('UPDATE games SET speed_bonus = $2 WHERE id = $1', [g.uuid, bonus]);
+      const schedule = { startAt: g.schedule.standby.getTime(), secs: [20, 20, 20, 20, 20] };
+      const fast = await player(g.uuid);
+      const slow = await player(g.uuid);
+      // Both predict the host outcome exactly (100 points); one at once, one at the deadline.
+      await db.query(
+        'INSERT INTO answers (participation_id, question_i, number_answer, answered_at) VALUES ($1, 2, 20, $2), ($3, 2, 20, $4)',
+        [fast, new Date(askedAt(schedule, 2)), slow, new Date(deadlineOf(schedule, 2))],
+      );
+      await scoreGame(db, g.uuid, new Date(g.schedule.complete.getTime() + 1));
+      const { rows } = await db.query<{ id: number; score: number }>(
+        'SELECT id, score FROM participations WHERE game_id = $1 ORDER BY id',
+        [g.uuid],
+      );
+      expect(rows.map((r) => r.score)).toEqual(bonus ? [100, 90] : [100, 100]);
+    }
+  });
+});
