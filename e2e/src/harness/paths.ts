@@ -7,8 +7,10 @@ export const repoRoot = path.resolve(import.meta.dirname, '../../..');
 /** Screenshots and failure captures; git-ignored (`.e2e-artifacts/` in the root .gitignore). */
 export const artifactsDir = path.join(repoRoot, '.e2e-artifacts');
 
-/** The built web app the server serves on its own port. */
-export const webDist = path.join(repoRoot, 'web', 'dist');
+/** The built web app the server serves on its own port; E2E_WEB_DIST points at another build. */
+export const webDist = process.env.E2E_WEB_DIST
+  ? path.resolve(process.env.E2E_WEB_DIST)
+  : path.join(repoRoot, 'web', 'dist');
 
 /** Browser tests need the built web app; say how to get it instead of failing on a blank page. */
 export function assertWebBuilt(): void {

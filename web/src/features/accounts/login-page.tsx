@@ -39,9 +39,10 @@ export function LoginPage() {
       <section className="page page-narrow auth-page">
         <h1>Log in to Hunch</h1>
         {login.isError && (
-          <h2 className="pink-heading" role="alert">
-            {errorText(login.error)}
-          </h2>
+          // The live region wraps the heading: role="alert" on the h2 itself would hide its heading role.
+          <div role="alert">
+            <h2 className="pink-heading">{errorText(login.error)}</h2>
+          </div>
         )}
         <form className="card form" onSubmit={onSubmit} aria-label="Log in">
           <div className="field">

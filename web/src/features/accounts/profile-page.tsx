@@ -22,7 +22,8 @@ function ProfileNav() {
     mutationFn: logOut,
     onSuccess: () => {
       // Nothing cached belongs to the next visitor.
-      queryClient.clear();
+      // Keep the profile query itself (the footer watches it) and set it to logged out.
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.profile[0] });
       queryClient.setQueryData(queryKeys.profile, null);
       navigate('/login', { replace: true });
     },

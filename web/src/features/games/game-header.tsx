@@ -32,7 +32,7 @@ export function GameHeader({ game }: { game: Game }) {
           <span className={`state-badge state-${game.state}`} aria-live="polite">
             {label}
           </span>
-          <span>{game.synchronous ? 'Live game' : 'Play any time while open'}</span>
+          <span>{game.synchronous ? 'Live game' : 'Play at your own pace'}</span>
           <span>
             {game.question_count} {game.question_count === 1 ? 'question' : 'questions'}
           </span>

@@ -5,7 +5,7 @@ import { Loading } from '../../shared/loading';
 import { SafeImg } from '../../shared/safe-img';
 import { useProfile } from '../accounts/use-profile';
 import { useParticipation } from '../games/game-api';
-import { formatScore, rankClass } from './rank-style';
+import { formatAverage, rankClass } from './rank-style';
 import { rankedRows, useCommunityLeaderboard } from './results-api';
 import { hasSubcommunities, ToLeaderboard, useResultsGame } from './results-shell';
 import { useInfiniteScroll } from './use-infinite-scroll';
@@ -85,7 +85,7 @@ export function CommunityLeaderboard() {
                         </span>
                       </div>
                     </td>
-                    <td className="lb-num">{formatScore(row.a)}</td>
+                    <td className="lb-num">{formatAverage(row.a)}</td>
                     <td className="lb-num">{row.c.toLocaleString('en-US')}</td>
                   </tr>
                 );

@@ -125,7 +125,10 @@ export function PlayerLeaderboard() {
                   Score
                 </th>
                 <th scope="col" className="lb-num">
-                  Percentile
+                  <span className="th-long">Percentile</span>
+                  <span className="th-short" aria-hidden="true">
+                    Pct.
+                  </span>
                 </th>
               </tr>
             </thead>

@@ -12,3 +12,8 @@ export function formatScore(n: number): string {
 export function formatPercentile(p: number): string {
   return p.toFixed(1);
 }
+
+/** Community averages always with one decimal, so a column of them lines up. */
+export function formatAverage(n: number): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}

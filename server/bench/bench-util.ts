@@ -1,0 +1,144 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+
+/** The repository root: children run from here so `--import tsx` and workspace packages resolve. */
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The PostgreSQL the benchmarks create their databases on. */
+export const ADMIN_DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
+
+/** Creates a fresh database next to the admin URL's one; returns its URL and a function dropping it. */
+export async function createDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(ADMIN_DATABASE_URL);
+  u.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    url: u.toString(),
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      const c = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/** The open-file limit a child gets: Node raises its soft limit to the hard one at start. */
+export function fdLimits(): { soft: number; hard: number } {
+  const read = (flag: string) => {
+    const out = execFileSync('bash', ['-c', `ulimit ${flag}`], { encoding: 'utf8' }).trim();
+    return out === 'unlimited' ? Number.POSITIVE_INFINITY : Number(out);
+  };
+  return { soft: read('-Sn'), hard: read('-Hn') };
+}
+
+/** Whether `ulimit -n want` succeeds here (root, or a hard limit at least that high). */
+export function canRaiseFdLimit(want: number): boolean {
+  try {
+    execFileSync('bash', ['-c', `ulimit -n ${want}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface SpawnNodeOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Raise the open-file limit of the child to this many (through bash's ulimit) when above ours. */
+  fdLimit?: number;
+  /** An IPC channel to the child (process.send / 'message'). */
+  ipc?: boolean;
+}
+
+/** Spawns `node <nodeArgs>` from the repository root, through bash when its fd limit must be raised. */
+export function spawnNode(nodeArgs: string[], opts: SpawnNodeOptions = {}): ChildProcess {
+  const stdio: ('ignore' | 'inherit' | 'ipc')[] = ['ignore', 'inherit', 'inherit'];
+  if (opts.ipc) stdio.push('ipc');
+  const env = opts.env ?? process.env;
+  const current = fdLimits().hard;
+  if (opts.fdLimit && opts.fdLimit > current && canRaiseFdLimit(opts.fdLimit)) {
+    // exec keeps the pid (and the IPC fd): the child is node itself, not a bash wrapper.
+    return spawn(
+      'bash',
+      ['-c', `ulimit -n ${opts.fdLimit}; exec "$0" "$@"`, process.execPath, ...nodeArgs],
+      { cwd: ROOT, env, stdio },
+    );
+  }
+  return spawn(process.execPath, nodeArgs, { cwd: ROOT, env, stdio });
+}
+
+/** Stops a child: SIGTERM, then SIGKILL if it is still there after `graceMs`. */
+export async function stopChild(child: ChildProcess | undefined, graceMs = 5_000): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** CPU time (user + system) of a process in seconds, from /proc; undefined when it is gone. */
+export function cpuSeconds(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return ticks / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Busy and total jiffies of the whole machine, from /proc/stat. */
+export function machineCpu(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  const total = v.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const k = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[k]!;
+}
+
+export function ascending(values: Iterable<number>): number[] {
+  return Array.from(Float64Array.from(values).sort());
+}
+
+export const fmtMs = (ms: number) => (Number.isFinite(ms) ? `${ms < 10 ? ms.toFixed(1) : ms.toFixed(0)} ms` : '—');
+export const fmtMb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
+
+/** A two-column table with a title; rows of [label, value]. */
+export function printTable(title: string, rows: [string, string][]): void {
+  const w = Math.max(...rows.map(([l]) => l.length), 20);
+  const v = Math.max(...rows.map(([, x]) => x.length), 10);
+  const line = '─'.repeat(w + v + 3);
+  console.log(`\n${title}\n${line}`);
+  for (const [l, x] of rows) console.log(`${l.padEnd(w)}   ${x}`);
+  console.log(line);
+}

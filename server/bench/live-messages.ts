@@ -1,0 +1,83 @@
+/** IPC between the live benchmark (parent) and its client workers and baseline server. */
+
+export interface HunchStart {
+  cmd: 'start';
+  mode: 'hunch';
+  url: string;
+  gameId: string;
+  /** Session tokens are `${tokenPrefix}${k}` for k in [from, to). */
+  tokenPrefix: string;
+  from: number;
+  to: number;
+  /** Handshakes (connect + lobby) in flight at once in this worker. */
+  concurrency: number;
+  /** Answers go out after a uniform random delay in [0, answerDelayMaxMs). */
+  answerDelayMaxMs: number;
+  ackTimeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+export interface WsStart {
+  cmd: 'start';
+  mode: 'ws';
+  url: string;
+  count: number;
+  concurrency: number;
+  connectTimeoutMs: number;
+}
+
+export type ToWorker =
+  | HunchStart
+  | WsStart
+  /** The planned asked_at of each question, to check the server uses the updated schedule. */
+  | { cmd: 'expect'; askedAt: number[] }
+  /** Report once every pending answer is settled (or after waitMs). */
+  | { cmd: 'report'; waitMs: number }
+  | { cmd: 'close' };
+
+export interface WorkerProgress {
+  type: 'progress';
+  connected: number;
+  joined: number;
+  failed: number;
+}
+
+export interface WorkerReady {
+  type: 'ready';
+  connected: number;
+  joined: number;
+  failed: number;
+  /** Error message -> count, for connections or lobby joins that failed. */
+  errors: Record<string, number>;
+  /** ms from the first connection attempt to the last handshake settled. */
+  elapsedMs: number;
+}
+
+export interface WorkerReport {
+  type: 'report';
+  /** receipt − asked_at (hunch) or receipt − sent_at (ws), ms, one per received question. */
+  fanout: number[];
+  /** Bytes of one question payload as JSON (for the baseline's message size). */
+  payloadBytes: number;
+  /** Answer send → ack, ms (acks that came back, ok or not). */
+  ack: number[];
+  answersSent: number;
+  ackOk: number;
+  ackFailed: number;
+  ackErrors: Record<string, number>;
+  /** Questions whose asked_at differed from the expected schedule. */
+  unexpectedAskedAt: number;
+  gameStarts: number;
+  completes: number;
+  lobbyCounts: number;
+  disconnects: Record<string, number>;
+}
+
+export type FromWorker = WorkerProgress | WorkerReady | WorkerReport;
+
+export type ToBaselineServer = { cmd: 'broadcast'; seq: number; bytes: number } | { cmd: 'metrics' };
+
+export type FromBaselineServer =
+  | { type: 'listening'; port: number }
+  | { type: 'sent'; seq: number; clients: number; loopMs: number }
+  | { type: 'metrics'; heapUsed: number; rss: number; clients: number };

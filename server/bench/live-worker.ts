@@ -1,0 +1,210 @@
+import type {
+  GameClientToServer,
+  GameServerToClient,
+  LiveAnswer,
+  LiveAnswerAck,
+  LiveQuestionEvent,
+} from '@hunch/contract';
+import { io, type Socket } from 'socket.io-client';
+import WebSocket from 'ws';
+import type {
+  FromWorker,
+  HunchStart,
+  ToWorker,
+  WorkerReady,
+  WorkerReport,
+  WsStart,
+} from './live-messages';
+
+// A client worker of the live benchmark: opens many connections from one process and measures what
+// they receive. Started by live-bench.ts with an IPC channel; never runs on its own.
+
+type GameSocket = Socket<GameServerToClient, GameClientToServer>;
+
+const send = (m: FromWorker) => process.send?.(m);
+// The parent gone (crashed, killed): nothing left to report to.
+process.on('disconnect', () => process.exit(0));
+
+const stats = {
+  connected: 0,
+  joined: 0,
+  failed: 0,
+  errors: {} as Record<string, number>,
+  fanout: [] as number[],
+  payloadBytes: 0,
+  ack: [] as number[],
+  answersSent: 0,
+  ackOk: 0,
+  ackFailed: 0,
+  ackErrors: {} as Record<string, number>,
+  unexpectedAskedAt: 0,
+  gameStarts: 0,
+  completes: 0,
+  lobbyCounts: 0,
+  disconnects: {} as Record<string, number>,
+};
+const bump = (m: Record<string, number>, k: string) => {
+  m[k] = (m[k] ?? 0) + 1;
+};
+let expectedAskedAt: number[] | undefined;
+let pendingAnswers = 0;
+const closers: (() => void)[] = [];
+
+/** Runs `open(k)` for k in [0, count) with at most `concurrency` unsettled at a time. */
+async function windowed(count: number, concurrency: number, open: (k: number) => Promise<void>) {
+  let next = 0;
+  const lane = async () => {
+    while (next < count) await open(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+}
+
+function answerFor(q: LiveQuestionEvent): LiveAnswer {
+  const slider = q.question.slider;
+  if (slider) {
+    const steps = Math.floor((slider.max - slider.min) / slider.step);
+    return {
+      question_i: q.i,
+      choice_i: null,
+      number_answer: slider.min + Math.floor(Math.random() * (steps + 1)) * slider.step,
+    };
+  }
+  return {
+    question_i: q.i,
+    choice_i: Math.floor(Math.random() * q.question.choices.length),
+    number_answer: null,
+  };
+}
+
+function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
+  const socket: GameSocket = io(`${opts.url}/game/${opts.gameId}`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    timeout: opts.connectTimeoutMs,
+    extraHeaders: { cookie: `hunch_session=${token}` },
+  });
+  closers.push(() => socket.close());
+  socket.on('latency', (ack) => ack());
+  socket.on('lobby_count', () => {
+    stats.lobbyCounts++;
+  });
+  socket.on('game_start', () => {
+    stats.gameStarts++;
+  });
+  socket.on('game_complete', () => {
+    stats.completes++;
+  });
+  socket.on('disconnect', (reason) => bump(stats.disconnects, reason));
+  socket.on('question', (q) => {
+    const receivedAt = Date.now();
+    stats.fanout.push(receivedAt - q.asked_at);
+    if (!stats.payloadBytes) stats.payloadBytes = Buffer.byteLength(JSON.stringify(q));
+    if (expectedAskedAt && expectedAskedAt[q.i] !== q.asked_at) stats.unexpectedAskedAt++;
+    pendingAnswers++;
+    setTimeout(() => {
+      const sentAt = Date.now();
+      stats.answersSent++;
+      socket
+        .timeout(opts.ackTimeoutMs)
+        .emit('answer', answerFor(q), (err: Error | null, result: LiveAnswerAck) => {
+          pendingAnswers--;
+          if (err) {
+            stats.ackFailed++;
+            bump(stats.ackErrors, 'no ack (timeout)');
+            return;
+          }
+          stats.ack.push(Date.now() - sentAt);
+          if (result.ok) stats.ackOk++;
+          else {
+            stats.ackFailed++;
+            bump(stats.ackErrors, result.error ?? 'not ok');
+          }
+        });
+    }, Math.random() * opts.answerDelayMaxMs);
+  });
+  return new Promise<void>((resolve) => {
+    socket.once('connect_error', (err) => {
+      stats.failed++;
+      bump(stats.errors, `connect: ${err.message}`);
+      resolve();
+    });
+    socket.once('connect', () => {
+      stats.connected++;
+      socket
+        .timeout(opts.connectTimeoutMs)
+        .emit('lobby', (err: Error | null, joined: boolean) => {
+          if (!err && joined) stats.joined++;
+          else {
+            stats.failed++;
+            bump(stats.errors, err ? 'lobby: no ack (timeout)' : 'lobby: refused');
+          }
+          resolve();
+        });
+    });
+  });
+}
+
+function wsClient(opts: WsStart): Promise<void> {
+  const ws = new WebSocket(opts.url, { perMessageDeflate: false, handshakeTimeout: opts.connectTimeoutMs });
+  closers.push(() => ws.terminate());
+  ws.on('message', (data) => {
+    const receivedAt = Date.now();
+    const m = JSON.parse(data.toString()) as { sent_at: number };
+    stats.fanout.push(receivedAt - m.sent_at);
+  });
+  ws.on('close', () => bump(stats.disconnects, 'close'));
+  return new Promise<void>((resolve) => {
+    ws.once('open', () => {
+      stats.connected++;
+      stats.joined++;
+      resolve();
+    });
+    ws.once('error', (err) => {
+      stats.failed++;
+      bump(stats.errors, `connect: ${err.message}`);
+      resolve();
+    });
+  });
+}
+
+async function start(m: HunchStart | WsStart) {
+  const t0 = Date.now();
+  const progress = setInterval(
+    () => send({ type: 'progress', connected: stats.connected, joined: stats.joined, failed: stats.failed }),
+    1_000,
+  );
+  if (m.mode === 'hunch') {
+    await windowed(m.to - m.from, m.concurrency, (k) => hunchPlayer(m, `${m.tokenPrefix}${m.from + k}`));
+  } else {
+    await windowed(m.count, m.concurrency, () => wsClient(m));
+  }
+  clearInterval(progress);
+  const ready: WorkerReady = {
+    type: 'ready',
+    connected: stats.connected,
+    joined: stats.joined,
+    failed: stats.failed,
+    errors: stats.errors,
+    elapsedMs: Date.now() - t0,
+  };
+  send(ready);
+}
+
+async function report(waitMs: number) {
+  const end = Date.now() + waitMs;
+  while (pendingAnswers > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  const { connected: _c, joined: _j, failed: _f, errors: _e, ...rest } = stats;
+  const r: WorkerReport = { type: 'report', ...rest };
+  send(r);
+}
+
+process.on('message', (m: ToWorker) => {
+  if (m.cmd === 'start') void start(m);
+  else if (m.cmd === 'expect') expectedAskedAt = m.askedAt;
+  else if (m.cmd === 'report') void report(m.waitMs);
+  else if (m.cmd === 'close') {
+    for (const c of closers) c();
+    setTimeout(() => process.exit(0), 200);
+  }
+});

@@ -1,0 +1,38 @@
+import { performance } from 'node:perf_hooks';
+import { WebSocketServer } from 'ws';
+import type { FromBaselineServer, ToBaselineServer } from './live-messages';
+
+// The baseline of the live benchmark: a bare `ws` server in a process of its own, broadcasting a
+// message of the size of a question event to every client on the parent's command. Each message
+// carries the time its broadcast began, so clients measure the fan-out latency as the hunch
+// clients do against asked_at.
+
+const send = (m: FromBaselineServer) => process.send?.(m);
+process.on('disconnect', () => process.exit(0));
+
+const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, backlog: 4096 });
+
+wss.on('listening', () => {
+  const address = wss.address();
+  if (typeof address === 'object' && address) send({ type: 'listening', port: address.port });
+});
+
+/** A JSON message of exactly `bytes` bytes (at least its fixed part) stamped with the send time. */
+function message(seq: number, bytes: number, sentAt: number): string {
+  const bare = JSON.stringify({ sent_at: sentAt, seq, pad: '' });
+  return JSON.stringify({ sent_at: sentAt, seq, pad: 'x'.repeat(Math.max(0, bytes - bare.length)) });
+}
+
+process.on('message', (m: ToBaselineServer) => {
+  if (m.cmd === 'broadcast') {
+    const t0 = performance.now();
+    const text = message(m.seq, m.bytes, Date.now());
+    // Like socket.io's broadcast: encode once, write the same frame to every socket.
+    for (const client of wss.clients) client.send(text);
+    send({ type: 'sent', seq: m.seq, clients: wss.clients.size, loopMs: performance.now() - t0 });
+  } else if (m.cmd === 'metrics') {
+    global.gc?.();
+    const mem = process.memoryUsage();
+    send({ type: 'metrics', heapUsed: mem.heapUsed, rss: mem.rss, clients: wss.clients.size });
+  }
+});
