@@ -9,7 +9,9 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The PostgreSQL the benchmarks create their databases on. */
 export const ADMIN_DATABASE_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
@@ -77,11 +79,11 @@ export function spawnNode(nodeArgs: string[], opts: SpawnNodeOptions = {}): Chil
   const current = fdLimits().hard;
   if (opts.fdLimit && opts.fdLimit > current && canRaiseFdLimit(opts.fdLimit)) {
     // exec keeps the pid (and the IPC fd): the child is node itself, not a bash wrapper.
-    return spawn(
-      'bash',
-      ['-c', `ulimit -n ${opts.fdLimit}; exec "$0" "$@"`, process.execPath, ...nodeArgs],
-      { cwd: ROOT, env, stdio },
-    );
+    return spawn('bash', ['-c', `ulimit -n ${opts.fdLimit}; exec "$0" "$@"`, process.execPath, ...nodeArgs], {
+      cwd: ROOT,
+      env,
+      stdio,
+    });
   }
   return spawn(process.execPath, nodeArgs, { cwd: ROOT, env, stdio });
 }
@@ -130,7 +132,8 @@ export function ascending(values: Iterable<number>): number[] {
   return Array.from(Float64Array.from(values).sort());
 }
 
-export const fmtMs = (ms: number) => (Number.isFinite(ms) ? `${ms < 10 ? ms.toFixed(1) : ms.toFixed(0)} ms` : '—');
+export const fmtMs = (ms: number) =>
+  Number.isFinite(ms) ? `${ms < 10 ? ms.toFixed(1) : ms.toFixed(0)} ms` : '—';
 export const fmtMb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
 /** A two-column table with a title; rows of [label, value]. */

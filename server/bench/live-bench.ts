@@ -40,6 +40,8 @@ export interface LiveBenchOptions {
   concurrency: number;
   /** The whole live part stops by itself after this long. */
   timeLimitMs: number;
+  /** Write a V8 CPU profile of the server process here (node --cpu-prof). */
+  serverProfileDir?: string;
 }
 
 const QUESTION_SECS = 10;
@@ -150,7 +152,12 @@ class Resources {
   }
 }
 
-async function startServer(res: Resources, databaseUrl: string, fdLimit: number): Promise<{ url: string; child: ChildProcess }> {
+async function startServer(
+  res: Resources,
+  databaseUrl: string,
+  fdLimit: number,
+  profileDir: string | undefined,
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'hunch-bench-'));
   res.dirs.push(dataDir);
@@ -165,7 +172,8 @@ async function startServer(res: Resources, databaseUrl: string, fdLimit: number)
     LOG_LEVEL: 'warn',
   };
   delete env.REDIS_URL;
-  const child = spawnNode(['--max-old-space-size=4096', '--expose-gc', '--import', 'tsx', MAIN], {
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const child = spawnNode(['--max-old-space-size=4096', '--expose-gc', ...profile, '--import', 'tsx', MAIN], {
     env,
     fdLimit,
   });
@@ -184,7 +192,9 @@ async function startServer(res: Resources, databaseUrl: string, fdLimit: number)
 }
 
 async function metrics(url: string, reset = false): Promise<Metrics> {
-  const r = await fetch(`${url}/api/_metrics${reset ? '?reset=1' : ''}`, { signal: AbortSignal.timeout(30_000) });
+  const r = await fetch(`${url}/api/_metrics${reset ? '?reset=1' : ''}`, {
+    signal: AbortSignal.timeout(30_000),
+  });
   if (!r.ok) throw new Error(`/api/_metrics: ${r.status}`);
   return (await r.json()) as Metrics;
 }
@@ -224,10 +234,19 @@ async function seed(db: Db, n: number, tokenPrefix: string): Promise<{ gameId: s
   const colours = ['Red', 'Green', 'Blue', 'Yellow'].map((text) => ({ text }));
   const gameId = await createGame(db, seriesId, {
     name: 'Bench live game',
-    schedule: { open: new Date(now - 60_000), standby: new Date(standby), complete: new Date(standby + 30 * 60_000) },
+    schedule: {
+      open: new Date(now - 60_000),
+      standby: new Date(standby),
+      complete: new Date(standby + 30 * 60_000),
+    },
     synchronous: true,
     questions: [
-      { kind: 'vote', text: 'Which colour do you like best?', choices: colours, secs_to_answer: QUESTION_SECS },
+      {
+        kind: 'vote',
+        text: 'Which colour do you like best?',
+        choices: colours,
+        secs_to_answer: QUESTION_SECS,
+      },
       {
         kind: 'guess',
         text: 'Which colour will most players like best?',
@@ -281,19 +300,33 @@ async function startWorkers(
   const t0 = Date.now();
   const ticker = setInterval(() => {
     const sum = progress.reduce(
-      (a, p) => ({ connected: a.connected + p.connected, joined: a.joined + p.joined, failed: a.failed + p.failed }),
+      (a, p) => ({
+        connected: a.connected + p.connected,
+        joined: a.joined + p.joined,
+        failed: a.failed + p.failed,
+      }),
       { connected: 0, joined: 0, failed: 0 },
     );
     console.log(
       `  ${label}: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${sum.connected}/${total} connected, ${sum.joined} ready, ${sum.failed} failed`,
     );
   }, 5_000);
+  // Past the deadline, go on with whoever is in (the table shows how many).
+  const deadline = setTimeout(() => {
+    console.log(
+      `  ${label}: deadline of ${Math.round(deadlineMs / 1000)} s reached; going on with those connected`,
+    );
+    for (const c of children) if (c.connected) c.send({ cmd: 'stop-connecting' } satisfies ToWorker);
+  }, deadlineMs);
   try {
     const ready = await Promise.all(
-      children.map((c, i) => nextMessage(c, isType<WorkerReady>('ready'), deadlineMs, `${label} worker ${i}`)),
+      children.map((c, i) =>
+        nextMessage(c, isType<WorkerReady>('ready'), deadlineMs + 30_000, `${label} worker ${i}`),
+      ),
     );
     return { children, ready };
   } finally {
+    clearTimeout(deadline);
     clearInterval(ticker);
   }
 }
@@ -325,7 +358,9 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
   let timedOut = false;
   const watchdog = setTimeout(() => {
     timedOut = true;
-    console.error(`\nlive: time limit of ${Math.round(opts.timeLimitMs / 1000)} s reached; stopping everything`);
+    console.error(
+      `\nlive: time limit of ${Math.round(opts.timeLimitMs / 1000)} s reached; stopping everything`,
+    );
     void res.release().finally(() => process.exit(1));
   }, opts.timeLimitMs);
   watchdog.unref();
@@ -351,16 +386,30 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       );
     }
 
+    // The machine may be shared: other load skews every figure below, so measure it first.
+    const idle0 = machineCpu();
+    await sleep(2_000);
+    const idle1 = machineCpu();
+    const otherLoad = (idle1.busy - idle0.busy) / Math.max(1, idle1.total - idle0.total);
+    console.log(`  machine CPU busy before the run (other load): ${(otherLoad * 100).toFixed(0)} %`);
+    if (otherLoad > 0.15) {
+      console.warn('  WARNING: other processes keep this machine busy; latencies will be inflated by them.');
+    }
+
     const database = await createDatabase('hunch_bench_live');
     res.dropDb = database.drop;
-    const server = await startServer(res, database.url, fdNeed);
-    console.log(`  server pid ${server.child.pid} at ${server.url}, database ${new URL(database.url).pathname.slice(1)}`);
+    const server = await startServer(res, database.url, fdNeed, opts.serverProfileDir);
+    console.log(
+      `  server pid ${server.child.pid} at ${server.url}, database ${new URL(database.url).pathname.slice(1)}`,
+    );
     const db = await openPostgres(database.url, { max: 2 });
     res.db = db;
     const tokenPrefix = `${randomBytes(16).toString('hex')}_`;
     const tSeed = Date.now();
     const { gameId } = await seed(db, n, tokenPrefix);
-    console.log(`  seeded ${n} users, memberships and sessions, game ${gameId} in ${((Date.now() - tSeed) / 1000).toFixed(1)} s`);
+    console.log(
+      `  seeded ${n} users, memberships and sessions, game ${gameId} in ${((Date.now() - tSeed) / 1000).toFixed(1)} s`,
+    );
 
     const before = await metrics(server.url, true);
 
@@ -390,19 +439,26 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       n,
     );
     const connectMs = Date.now() - tConnect;
+    // From the first connection attempt (worker processes take a moment to start).
+    const handshakesMs = Math.max(...pool.ready.map((r) => r.elapsedMs));
     const serverCpuConnect = (cpuSeconds(server.child.pid) ?? 0) - (cpuConnect0 ?? 0);
     const connected = pool.ready.reduce((a, r) => a + r.connected, 0);
     const joined = pool.ready.reduce((a, r) => a + r.joined, 0);
     const connectErrors: Record<string, number> = {};
     for (const r of pool.ready) merge(connectErrors, r.errors);
     const withPlayers = await metrics(server.url, true);
+    if (joined < n)
+      console.warn(`  WARNING: only ${joined} of ${n} players are in the lobby before the start`);
     console.log(
       `  ${connected} connected, ${joined} in the lobby after ${(connectMs / 1000).toFixed(1)} s; errors: ${describeCounts(connectErrors)}`,
     );
 
     // Start soon, now that everyone is in (see START_LEAD_MS), and tell the workers what to expect.
     const startAt = Date.now() + START_LEAD_MS;
-    const schedule: LiveSchedule = { startAt, secs: [QUESTION_SECS, QUESTION_SECS, QUESTION_SECS, QUESTION_SECS] };
+    const schedule: LiveSchedule = {
+      startAt,
+      secs: [QUESTION_SECS, QUESTION_SECS, QUESTION_SECS, QUESTION_SECS],
+    };
     await db.query('UPDATE games SET standby_at = $2, complete_at = $3 WHERE id = $1', [
       gameId,
       new Date(startAt),
@@ -410,7 +466,9 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     ]);
     const asked = schedule.secs.map((_, i) => askedAt(schedule, i));
     for (const c of pool.children) c.send({ cmd: 'expect', askedAt: asked } satisfies ToWorker);
-    console.log(`  game starts in ${START_LEAD_MS / 1000} s (the server caches a schedule for 30 s); questions at +5, +19, +33, +47 s`);
+    console.log(
+      `  game starts in ${START_LEAD_MS / 1000} s (the server caches a schedule for 30 s); questions at +5, +19, +33, +47 s`,
+    );
 
     await sleep(asked[0]! - 1_500 - Date.now());
     await metrics(server.url, true);
@@ -436,7 +494,9 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     );
     const stored = rows[0]!.n;
     const participations = (
-      await db.query<{ n: number }>('SELECT count(*)::int AS n FROM participations WHERE game_id = $1', [gameId])
+      await db.query<{ n: number }>('SELECT count(*)::int AS n FROM participations WHERE game_id = $1', [
+        gameId,
+      ])
     ).rows[0]!.n;
     await closeWorkers(pool);
     await stopChild(server.child, 5_000);
@@ -455,6 +515,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       merge(ackErrors, r.ackErrors);
       merge(disconnects, r.disconnects);
     }
+    const joinedAtEnd = reports.reduce((a, r) => a + r.joined, 0);
     const payloadBytes = reports.find((r) => r.payloadBytes)?.payloadBytes ?? 300;
     const lost = ackOk - stored;
 
@@ -469,7 +530,12 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       'ws server',
     );
     const wsMetrics = async () => {
-      const m = nextMessage(wsServer, isType<Extract<FromBaselineServer, { type: 'metrics' }>>('metrics'), 30_000, 'ws metrics');
+      const m = nextMessage(
+        wsServer,
+        isType<Extract<FromBaselineServer, { type: 'metrics' }>>('metrics'),
+        30_000,
+        'ws metrics',
+      );
       wsServer.send({ cmd: 'metrics' } satisfies ToBaselineServer);
       return m;
     };
@@ -496,7 +562,12 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const wsWith = await wsMetrics();
     const sendLoops: number[] = [];
     for (let seq = 0; seq < BASELINE_BROADCASTS; seq++) {
-      const sent = nextMessage(wsServer, isType<Extract<FromBaselineServer, { type: 'sent' }>>('sent'), 30_000, 'ws broadcast');
+      const sent = nextMessage(
+        wsServer,
+        isType<Extract<FromBaselineServer, { type: 'sent' }>>('sent'),
+        30_000,
+        'ws broadcast',
+      );
       wsServer.send({ cmd: 'broadcast', seq, bytes: payloadBytes } satisfies ToBaselineServer);
       sendLoops.push((await sent).loopMs);
       await sleep(BASELINE_GAP_MS);
@@ -508,40 +579,77 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
 
     const heapPerPlayer = (withPlayers.heapUsed - before.heapUsed) / Math.max(1, connected);
     const wsHeapPer = (wsWith.heapUsed - wsBefore.heapUsed) / Math.max(1, wsConnected);
-    const expectedReceipts = joined * 4;
-    printTable(`Live game: ${n} players, ${k} client processes, 2 CPU cores shared by all (hunch = socket.io server, PostgreSQL)`, [
-      ['players connected', `${connected} / ${n}`],
-      ['lobby joined', `${joined} / ${n}  (participations in DB: ${participations})`],
-      ['connect + lobby, all players', `${(connectMs / 1000).toFixed(1)} s  (${Math.round(joined / (connectMs / 1000))} joins/s, server CPU ${cpuPercent(serverCpuConnect, connectMs)})`],
-      ['connect/lobby errors', describeCounts(connectErrors)],
-      ['event-loop delay while joining p99 / max', `${fmtMs(withPlayers.eventLoopP99Ms)} / ${fmtMs(withPlayers.eventLoopMaxMs)}`],
-      ['question fan-out latency p50 / p99 / max', `${triple(fanout)}  (${fanout.n} receipts of ${expectedReceipts} expected)`],
-      ['answer ack latency p50 / p99', `${fmtMs(ack.p50)} / ${fmtMs(ack.p99)}  (max ${fmtMs(ack.max)})`],
-      ['answers sent / acknowledged ok / failed', `${answersSent} / ${ackOk} / ${ackFailed}`],
-      ['answer errors', describeCounts(ackErrors)],
-      ['answers stored in the DB', `${stored}`],
-      ['answers lost (acked − stored)', `${lost}${lost === 0 ? '' : '  <-- MUST BE 0'}`],
-      ['server heap per player', `${(heapPerPlayer / 1024).toFixed(1)} KB  (heapUsed ${fmtMb(before.heapUsed)} → ${fmtMb(withPlayers.heapUsed)}, rss ${fmtMb(withPlayers.rss)})`],
-      ['event-loop delay during questions p99 / max', `${fmtMs(duringQuestions.eventLoopP99Ms)} / ${fmtMs(duringQuestions.eventLoopMaxMs)}`],
-      ['CPU during questions (server)', cpuPercent(serverCpu, qWall)],
-      ['CPU during questions (client workers)', workerCpu.map((s) => cpuPercent(s, qWall)).join(', ')],
-      ['CPU during questions (machine, 2 cores)', `${(machineBusy * 100).toFixed(0)} % busy`],
-      ['questions with unexpected asked_at', `${unexpected}`],
-      ['game_complete received', `${completes} / ${joined}`],
-      ['lobby_count broadcasts received (all)', `${lobbyCounts}`],
-      ['client disconnects before close', describeCounts(disconnects)],
-    ]);
-    printTable(`Baseline: bare ws server, same ${n} clients, ${BASELINE_BROADCASTS} broadcasts of ${payloadBytes} bytes`, [
-      ['clients connected', `${wsConnected} / ${n}  (${(wsConnectMs / 1000).toFixed(1)} s)`],
-      ['ws fan-out latency p50 / p99 / max', `${triple(wsFanout)}  (${wsFanout.n} receipts of ${wsConnected * BASELINE_BROADCASTS} expected)`],
-      ['ws server send loop per broadcast', sendLoops.map((x) => fmtMs(x)).join(', ')],
-      ['ws server heap per client', `${(wsHeapPer / 1024).toFixed(1)} KB`],
-    ]);
+    const expectedReceipts = joinedAtEnd * 4;
+    printTable(
+      `Live game: ${n} players, ${k} client processes, 2 CPU cores shared by all (hunch = socket.io server, PostgreSQL)`,
+      [
+        ['players connected', `${connected} / ${n}`],
+        [
+          'lobby joined',
+          `${joined} / ${n} before the start, ${joinedAtEnd} by the end  (participations in DB: ${participations})`,
+        ],
+        [
+          'machine CPU busy before the run',
+          `${(otherLoad * 100).toFixed(0)} %  (other processes on this machine)`,
+        ],
+        [
+          'connect + lobby, all players',
+          `${(handshakesMs / 1000).toFixed(1)} s  (${Math.round(joined / (handshakesMs / 1000))} joins/s, server CPU ${cpuPercent(serverCpuConnect, connectMs)})`,
+        ],
+        ['connect/lobby errors', describeCounts(connectErrors)],
+        [
+          'event-loop delay while joining p99 / max',
+          `${fmtMs(withPlayers.eventLoopP99Ms)} / ${fmtMs(withPlayers.eventLoopMaxMs)}`,
+        ],
+        [
+          'question fan-out latency p50 / p99 / max',
+          `${triple(fanout)}  (${fanout.n} receipts of ${expectedReceipts} expected)`,
+        ],
+        ['answer ack latency p50 / p99', `${fmtMs(ack.p50)} / ${fmtMs(ack.p99)}  (max ${fmtMs(ack.max)})`],
+        ['answers sent / acknowledged ok / failed', `${answersSent} / ${ackOk} / ${ackFailed}`],
+        ['answer errors', describeCounts(ackErrors)],
+        ['answers stored in the DB', `${stored}`],
+        ['answers lost (acked − stored)', `${lost}${lost === 0 ? '' : '  <-- MUST BE 0'}`],
+        [
+          'server heap per player',
+          `${(heapPerPlayer / 1024).toFixed(1)} KB  (heapUsed ${fmtMb(before.heapUsed)} → ${fmtMb(withPlayers.heapUsed)}, rss ${fmtMb(withPlayers.rss)})`,
+        ],
+        [
+          'event-loop delay during questions p99 / max',
+          `${fmtMs(duringQuestions.eventLoopP99Ms)} / ${fmtMs(duringQuestions.eventLoopMaxMs)}`,
+        ],
+        ['CPU during questions (server)', cpuPercent(serverCpu, qWall)],
+        ['CPU during questions (client workers)', workerCpu.map((s) => cpuPercent(s, qWall)).join(', ')],
+        ['CPU during questions (machine, 2 cores)', `${(machineBusy * 100).toFixed(0)} % busy`],
+        ['questions with unexpected asked_at', `${unexpected}`],
+        ['game_complete received', `${completes} / ${joinedAtEnd}`],
+        ['lobby_count broadcasts received (all)', `${lobbyCounts}`],
+        ['client disconnects before close', describeCounts(disconnects)],
+      ],
+    );
+    printTable(
+      `Baseline: bare ws server, same ${n} clients, ${BASELINE_BROADCASTS} broadcasts of ${payloadBytes} bytes`,
+      [
+        ['clients connected', `${wsConnected} / ${n}  (${(wsConnectMs / 1000).toFixed(1)} s)`],
+        [
+          'ws fan-out latency p50 / p99 / max',
+          `${triple(wsFanout)}  (${wsFanout.n} receipts of ${wsConnected * BASELINE_BROADCASTS} expected)`,
+        ],
+        ['ws server send loop per broadcast', sendLoops.map((x) => fmtMs(x)).join(', ')],
+        ['ws server heap per client', `${(wsHeapPer / 1024).toFixed(1)} KB`],
+      ],
+    );
     const ratio = fanout.p99 / wsFanout.p99;
     printTable('Fan-out latency: hunch vs bare ws', [
       ['', 'p50        p99        max'],
-      ['hunch (socket.io)', `${fmtMs(fanout.p50).padEnd(10)} ${fmtMs(fanout.p99).padEnd(10)} ${fmtMs(fanout.max)}`],
-      ['bare ws', `${fmtMs(wsFanout.p50).padEnd(10)} ${fmtMs(wsFanout.p99).padEnd(10)} ${fmtMs(wsFanout.max)}`],
+      [
+        'hunch (socket.io)',
+        `${fmtMs(fanout.p50).padEnd(10)} ${fmtMs(fanout.p99).padEnd(10)} ${fmtMs(fanout.max)}`,
+      ],
+      [
+        'bare ws',
+        `${fmtMs(wsFanout.p50).padEnd(10)} ${fmtMs(wsFanout.p99).padEnd(10)} ${fmtMs(wsFanout.max)}`,
+      ],
       ['hunch p99 / ws p99', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : '—'],
     ]);
     console.log(`  live part took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);

@@ -31,6 +31,8 @@ export type ToWorker =
   | WsStart
   /** The planned asked_at of each question, to check the server uses the updated schedule. */
   | { cmd: 'expect'; askedAt: number[] }
+  /** The connect deadline passed: open no more connections, report what is ready. */
+  | { cmd: 'stop-connecting' }
   /** Report once every pending answer is settled (or after waitMs). */
   | { cmd: 'report'; waitMs: number }
   | { cmd: 'close' };
@@ -67,6 +69,8 @@ export interface WorkerReport {
   ackErrors: Record<string, number>;
   /** Questions whose asked_at differed from the expected schedule. */
   unexpectedAskedAt: number;
+  /** Players in the lobby at report time (late handshakes included). */
+  joined: number;
   gameStarts: number;
   completes: number;
   lobbyCounts: number;

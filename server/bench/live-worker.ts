@@ -7,14 +7,7 @@ import type {
 } from '@hunch/contract';
 import { io, type Socket } from 'socket.io-client';
 import WebSocket from 'ws';
-import type {
-  FromWorker,
-  HunchStart,
-  ToWorker,
-  WorkerReady,
-  WorkerReport,
-  WsStart,
-} from './live-messages';
+import type { FromWorker, HunchStart, ToWorker, WorkerReady, WorkerReport, WsStart } from './live-messages';
 
 // A client worker of the live benchmark: opens many connections from one process and measures what
 // they receive. Started by live-bench.ts with an IPC channel; never runs on its own.
@@ -47,6 +40,12 @@ const bump = (m: Record<string, number>, k: string) => {
   m[k] = (m[k] ?? 0) + 1;
 };
 let expectedAskedAt: number[] | undefined;
+/** Set when the parent's connect deadline passed: open no more connections. */
+let stopConnecting = false;
+let stopRequested: () => void = () => {};
+const stopped = new Promise<void>((r) => {
+  stopRequested = r;
+});
 let pendingAnswers = 0;
 const closers: (() => void)[] = [];
 
@@ -54,7 +53,7 @@ const closers: (() => void)[] = [];
 async function windowed(count: number, concurrency: number, open: (k: number) => Promise<void>) {
   let next = 0;
   const lane = async () => {
-    while (next < count) await open(next++);
+    while (next < count && !stopConnecting) await open(next++);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
 }
@@ -131,16 +130,14 @@ function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
     });
     socket.once('connect', () => {
       stats.connected++;
-      socket
-        .timeout(opts.connectTimeoutMs)
-        .emit('lobby', (err: Error | null, joined: boolean) => {
-          if (!err && joined) stats.joined++;
-          else {
-            stats.failed++;
-            bump(stats.errors, err ? 'lobby: no ack (timeout)' : 'lobby: refused');
-          }
-          resolve();
-        });
+      socket.timeout(opts.connectTimeoutMs).emit('lobby', (err: Error | null, joined: boolean) => {
+        if (!err && joined) stats.joined++;
+        else {
+          stats.failed++;
+          bump(stats.errors, err ? 'lobby: no ack (timeout)' : 'lobby: refused');
+        }
+        resolve();
+      });
     });
   });
 }
@@ -174,11 +171,15 @@ async function start(m: HunchStart | WsStart) {
     () => send({ type: 'progress', connected: stats.connected, joined: stats.joined, failed: stats.failed }),
     1_000,
   );
-  if (m.mode === 'hunch') {
-    await windowed(m.to - m.from, m.concurrency, (k) => hunchPlayer(m, `${m.tokenPrefix}${m.from + k}`));
-  } else {
-    await windowed(m.count, m.concurrency, () => wsClient(m));
-  }
+  const all =
+    m.mode === 'hunch'
+      ? windowed(m.to - m.from, m.concurrency, (k) => hunchPlayer(m, `${m.tokenPrefix}${m.from + k}`))
+      : windowed(m.count, m.concurrency, () => wsClient(m));
+  // At the deadline, handshakes in flight get 5 s more; whatever is done by then is reported.
+  await Promise.race([
+    all,
+    stopped.then(() => Promise.race([all, new Promise((r) => setTimeout(r, 5_000))])),
+  ]);
   clearInterval(progress);
   const ready: WorkerReady = {
     type: 'ready',
@@ -194,14 +195,17 @@ async function start(m: HunchStart | WsStart) {
 async function report(waitMs: number) {
   const end = Date.now() + waitMs;
   while (pendingAnswers > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  const { connected: _c, joined: _j, failed: _f, errors: _e, ...rest } = stats;
+  const { connected: _c, failed: _f, errors: _e, ...rest } = stats;
   const r: WorkerReport = { type: 'report', ...rest };
   send(r);
 }
 
 process.on('message', (m: ToWorker) => {
   if (m.cmd === 'start') void start(m);
-  else if (m.cmd === 'expect') expectedAskedAt = m.askedAt;
+  else if (m.cmd === 'stop-connecting') {
+    stopConnecting = true;
+    stopRequested();
+  } else if (m.cmd === 'expect') expectedAskedAt = m.askedAt;
   else if (m.cmd === 'report') void report(m.waitMs);
   else if (m.cmd === 'close') {
     for (const c of closers) c();

@@ -25,7 +25,9 @@ async function loadBenchResults(): Promise<BenchResults | undefined> {
 export async function benchResultsPart(participants: number | undefined): Promise<boolean> {
   const benchResults = await loadBenchResults();
   if (!benchResults) {
-    console.log(`\n== results: skipped (${path.relative(process.cwd(), RESULTS_BENCH)} exports no benchResults) ==`);
+    console.log(
+      `\n== results: skipped (${path.relative(process.cwd(), RESULTS_BENCH)} exports no benchResults) ==`,
+    );
     return true;
   }
   let ok = true;

@@ -17,6 +17,7 @@ options:
   --workers K         live: client processes (default 2)
   --concurrency C     live: handshakes in flight per client process (default 50)
   --time-limit S      live: stop everything after S seconds (default 600)
+  --server-cpu-prof D live: write a V8 CPU profile of the server process into folder D
   --participants N    results: participants (default 1000000 on PostgreSQL, 200000 on PGlite)`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
       workers: { type: 'string' },
       concurrency: { type: 'string' },
       'time-limit': { type: 'string' },
+      'server-cpu-prof': { type: 'string' },
       participants: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
           workers: positiveInt('workers', values.workers) ?? 2,
           concurrency: positiveInt('concurrency', values.concurrency) ?? 50,
           timeLimitMs: (positiveInt('time-limit', values['time-limit']) ?? 600) * 1000,
+          serverProfileDir: values['server-cpu-prof'],
         })) && ok;
     } else {
       ok = (await benchResultsPart(positiveInt('participants', values.participants))) && ok;

@@ -13,6 +13,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   BENCH_METRICS: z.enum(['0', '1', 'true', 'false']).default('0'),
+  LIVE_DEMO_EVERY_S: z.coerce.number().int().min(20).max(86_400).default(300),
+  LIVE_DEMO_LOBBY_S: z.coerce.number().int().min(10).max(86_400).default(180),
+  LIVE_DEMO_QUESTION_S: z.coerce.number().int().min(5).max(120).default(15),
 });
 
 export interface Config {
@@ -28,6 +31,8 @@ export interface Config {
   webDist: string | undefined;
   /** Serves GET /api/_metrics (heap, event-loop delay) for the benchmarks; off in production. */
   benchMetrics: boolean;
+  /** The demo live series: a game every `everyS` seconds, lobby open `lobbyS` before, `questionS` per question. */
+  liveDemo: { everyS: number; lobbyS: number; questionS: number };
 }
 
 const on = (v: string) => v === '1' || v === 'true';
@@ -52,5 +57,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
     benchMetrics: on(e.BENCH_METRICS),
+    liveDemo: {
+      everyS: e.LIVE_DEMO_EVERY_S,
+      lobbyS: Math.min(e.LIVE_DEMO_LOBBY_S, e.LIVE_DEMO_EVERY_S),
+      questionS: e.LIVE_DEMO_QUESTION_S,
+    },
   };
 }

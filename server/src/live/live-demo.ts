@@ -7,11 +7,7 @@ import type { AppContext } from '../app-context';
 import { createGame } from '../hosting/authoring';
 import { questionSets } from '../seed/demo-content';
 
-/** A demo live game starts every SLOT_MINUTES; its lobby opens LOBBY_MINUTES before. */
-export const SLOT_MINUTES = 5;
-const LOBBY_MINUTES = 3;
 const BOTS_PER_GAME = 12;
-const SECS_PER_QUESTION = 15;
 export const LIVE_SERIES = { community: 'hunch-hq', endpoint: 'hunch-live', name: 'Hunch Live' } as const;
 
 type BotSocket = Socket<GameServerToClient, GameClientToServer>;
@@ -57,20 +53,22 @@ export class LiveDemo {
   }
 
   private async ensureUpcoming(seriesId: number): Promise<void> {
-    const slotMs = SLOT_MINUTES * 60_000;
+    const { everyS, lobbyS, questionS } = this.ctx.config.liveDemo;
+    const slotMs = everyS * 1000;
     const now = this.ctx.now().getTime();
-    const first = Math.ceil((now + 60_000) / slotMs) * slotMs;
+    // The next slots far enough ahead that their lobby has not opened yet, or only just.
+    const first = Math.ceil((now + Math.min(60_000, slotMs / 2)) / slotMs) * slotMs;
     for (const start of [first, first + slotMs]) {
       const set = questionSets[Math.floor(start / slotMs) % questionSets.length]!;
-      const questions = set.questions.slice(0, 4).map((q) => ({ ...q, secs_to_answer: SECS_PER_QUESTION }));
+      const questions = set.questions.slice(0, 4).map((q) => ({ ...q, secs_to_answer: questionS }));
       const n = Math.floor(start / slotMs) % 1000;
       try {
         await createGame(this.ctx.db, seriesId, {
           name: `Hunch Live #${n}`,
           schedule: {
-            open: new Date(start - LOBBY_MINUTES * 60_000),
+            open: new Date(start - lobbyS * 1000),
             standby: new Date(start),
-            complete: new Date(start + 5 * 60_000),
+            complete: new Date(start + 10 * 60_000),
           },
           synchronous: true,
           questions,
@@ -119,9 +117,10 @@ export class LiveDemo {
         extraHeaders: { cookie: `${SESSION_COOKIE}=${token}` },
       });
       socket.on('latency', (ack) => ack());
-      // Bots drift into the lobby over the first minute.
+      // Bots drift into the lobby over the first half of its opening time.
+      const lobbyMs = this.ctx.config.liveDemo.lobbyS * 500;
       socket.on('connect', () =>
-        setTimeout(() => socket.emit('lobby', () => undefined), Math.random() * 60_000),
+        setTimeout(() => socket.emit('lobby', () => undefined), Math.random() * lobbyMs),
       );
       socket.on('question', (q) => this.answerLater(socket, q));
       socket.on('game_complete', () => {

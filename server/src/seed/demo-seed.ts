@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context';
 import { badgeImage, storeImage } from '../assets/images';
 import type { Queryable } from '../db/database';
 import { createCommunity, createGame, createSeries } from '../hosting/authoring';
-import { LIVE_SERIES, SLOT_MINUTES } from '../live/live-demo';
+import { LIVE_SERIES } from '../live/live-demo';
 import {
   adjectives,
   animals,
@@ -251,7 +251,7 @@ async function seedGames(
         endpoint: LIVE_SERIES.endpoint,
         name: LIVE_SERIES.name,
         image,
-        description: `Live games every ${SLOT_MINUTES} minutes: join the lobby, then answer together against the clock.`,
+        description: 'Live games every few minutes: join the lobby, then answer together against the clock.',
       });
       const clash = await createSeries(tx, {
         communityId,

@@ -19,24 +19,29 @@ async function fetchRank(community: string, username: string): Promise<Community
 function RankFacts({ rank }: { rank: CommunityRank }) {
   if (rank.games === 0) return <p className="empty">No completed games in this community yet.</p>;
   return (
-    <dl className="rank-facts">
-      <div>
-        <dt>Total score</dt>
-        <dd>{rank.s.toLocaleString('en-US')}</dd>
-      </div>
-      <div>
-        <dt>Average score</dt>
-        <dd>{rank.a.toLocaleString('en-US', { maximumFractionDigits: 2 })}</dd>
-      </div>
-      <div>
-        <dt>Rank</dt>
-        <dd>{rank.r ?? '–'}</dd>
-      </div>
-      <div>
-        <dt>Percentile</dt>
-        <dd>{rank.p === null ? '–' : rank.p.toFixed(2)}</dd>
-      </div>
-    </dl>
+    <>
+      <dl className="rank-facts">
+        <div>
+          <dt>Total score</dt>
+          <dd>{rank.s.toLocaleString('en-US')}</dd>
+        </div>
+        <div>
+          <dt>Average score</dt>
+          <dd>{rank.a.toLocaleString('en-US', { maximumFractionDigits: 2 })}</dd>
+        </div>
+        <div>
+          <dt>Community rank</dt>
+          <dd>{rank.r ?? '–'}</dd>
+        </div>
+        <div>
+          <dt>Percentile</dt>
+          <dd>{rank.p === null ? '–' : rank.p.toFixed(2)}</dd>
+        </div>
+      </dl>
+      <p className="note">
+        Over {rank.games} completed {rank.games === 1 ? 'game' : 'games'} in this community.
+      </p>
+    </>
   );
 }
 

@@ -97,36 +97,38 @@ function GameView({ game }: { game: Game }) {
       <GameHeader game={game} />
       {params.get('complete') === '1' && <FinishedBanner game={game} />}
       <div className="game-columns">
-        <section className="card game-play" aria-label="Take part">
-          {hasSubcommunities && (
-            <SubcommunitySelect
-              game={game}
-              joined={joined}
-              value={subcommunity}
-              locked={locked}
-              onChange={setPicked}
-            />
-          )}
-          {participation && <YourResult participation={participation} />}
-          {participationQuery.isError && (
-            <p className="form-error" role="alert">
-              {errorText(participationQuery.error)}
-            </p>
-          )}
-          {participationQuery.isPending && profile !== null ? (
-            <Loading label="Checking your entry…" />
-          ) : (
-            <GameAction
-              game={game}
-              profile={profile}
-              participation={participation}
-              subcommunity={subcommunity}
-            />
-          )}
-        </section>
+        <div className="game-main">
+          <section className="card game-play" aria-label="Take part">
+            {hasSubcommunities && (
+              <SubcommunitySelect
+                game={game}
+                joined={joined}
+                value={subcommunity}
+                locked={locked}
+                onChange={setPicked}
+              />
+            )}
+            {participation && <YourResult participation={participation} />}
+            {participationQuery.isError && (
+              <p className="form-error" role="alert">
+                {errorText(participationQuery.error)}
+              </p>
+            )}
+            {participationQuery.isPending && profile !== null ? (
+              <Loading label="Checking your entry…" />
+            ) : (
+              <GameAction
+                game={game}
+                profile={profile}
+                participation={participation}
+                subcommunity={subcommunity}
+              />
+            )}
+          </section>
+          {inLobby && <LiveLobbySlot game={game} subcommunity={subcommunity || null} />}
+        </div>
         <GameSchedule game={game} now={now} />
       </div>
-      {inLobby && <LiveLobbySlot game={game} subcommunity={subcommunity || null} />}
     </article>
   );
 }

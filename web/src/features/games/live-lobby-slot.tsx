@@ -1,4 +1,5 @@
 import type { Game } from '@hunch/contract';
+import { useEffect, useRef } from 'react';
 import { formatWhen } from './time-text';
 
 interface LiveLobbySlotProps {
@@ -13,9 +14,14 @@ interface LiveLobbySlotProps {
  */
 export function LiveLobbySlot({ game, subcommunity: _subcommunity }: LiveLobbySlotProps) {
   const starts = formatWhen(game.schedule.standby, 'EEEE, MMM d, h:mm a');
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Joining moves the player here: bring the panel into view and let screen readers read it.
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
   return (
     <section className="card lobby-panel" id="lobby" aria-labelledby="lobby-heading" aria-live="polite">
-      <h2 id="lobby-heading" className="section-heading">
+      <h2 id="lobby-heading" ref={heading} tabIndex={-1} className="section-heading">
         Lobby
       </h2>
       <p className="lobby-text">

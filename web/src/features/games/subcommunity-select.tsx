@@ -27,7 +27,11 @@ export function SubcommunitySelect({ game, joined, value, locked, onChange }: Su
               className={joined.has(endpoint) ? 'chip chip-link is-joined' : 'chip chip-link'}
               to={`/communities/${encodeURIComponent(endpoint)}`}
             >
-              {joined.has(endpoint) && <span className="chip-check" aria-hidden="true">✓</span>}
+              {joined.has(endpoint) && (
+                <span className="chip-check" aria-hidden="true">
+                  ✓
+                </span>
+              )}
               {name}
               {joined.has(endpoint) && <span className="visually-hidden"> (joined)</span>}
             </Link>

@@ -50,6 +50,11 @@ function Filters({
   return (
     <fieldset className="card filters">
       <legend className="section-heading">Filter players</legend>
+      <p className="field-hint filters-hint">
+        {hasSubcommunities(game)
+          ? 'Show the answers of one group: by age, region or community.'
+          : 'Show the answers of one group: by age or region.'}
+      </p>
       <div className="filters-row">
         <FilterSelect
           label="Age"
@@ -140,10 +145,12 @@ export function QuestionBreakdown() {
   const stats = useQuestionStats(game.uuid, filter);
   const participation = useParticipation(game.uuid, Boolean(profile));
 
+  // The statistics are cut by one group at a time: choosing one filter clears the others.
   const onChange = (name: keyof StatsFilter, value: string) => {
-    const next = new URLSearchParams(params);
+    // From the live URL, not the render's copy: two quick changes must not undo each other.
+    const next = new URLSearchParams(window.location.search);
+    for (const key of ['age', 'geo', 'community'] as const) next.delete(key);
     if (value) next.set(name, value);
-    else next.delete(name);
     setParams(next, { replace: true });
   };
 
