@@ -65,7 +65,15 @@ export async function loadGames(db: Queryable, where: string, params: unknown[],
   return rows.map((r) => presentGame(r, now));
 }
 
+/** One game, with the geo-groups of its players for the statistics filters. */
 export async function loadGame(db: Queryable, uuid: string, now: Date): Promise<Game | undefined> {
   const [game] = await loadGames(db, 'g.id = $1::uuid', [uuid], now);
+  if (!game) return undefined;
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT DISTINCT c.name FROM participations p JOIN users u ON u.id = p.user_id
+       JOIN communities c ON c.id = u.geo_community_id WHERE p.game_id = $1 ORDER BY c.name`,
+    [uuid],
+  );
+  game.groups.geo = rows.map((r) => r.name);
   return game;
 }

@@ -326,14 +326,20 @@ async function seedAnswers(
   share: number,
   teams: number[],
 ): Promise<void> {
-  const members = await tx.query<{ user_id: number; teams: number[] }>(
-    `SELECT m.user_id, COALESCE(array_agg(t.community_id) FILTER (WHERE t.community_id IS NOT NULL), '{}') AS teams
-       FROM memberships m JOIN users u ON u.id = m.user_id AND u.is_demo AND u.username <> 'demo_player'
+  // The demo account plays every completed game it can, so its results show head-to-heads; it
+  // leaves open games to its visitor.
+  const withDemoLogin = share > 0.5;
+  const members = await tx.query<{ user_id: number; teams: number[]; login: boolean }>(
+    `SELECT m.user_id, COALESCE(array_agg(t.community_id) FILTER (WHERE t.community_id IS NOT NULL), '{}') AS teams,
+            bool_or(u.username = $3) AS login
+       FROM memberships m JOIN users u ON u.id = m.user_id AND u.is_demo
        LEFT JOIN memberships t ON t.user_id = m.user_id AND t.community_id = ANY($2::int[])
       WHERE m.community_id = $1 GROUP BY m.user_id ORDER BY m.user_id`,
-    [communityId, teams],
+    [communityId, teams, DEMO_LOGIN.username],
   );
-  const chosen = members.rows.filter((m) => rnd.chance(share) && (teams.length === 0 || m.teams.length > 0));
+  const chosen = members.rows.filter(
+    (m) => (m.login ? withDemoLogin : rnd.chance(share)) && (teams.length === 0 || m.teams.length > 0),
+  );
   if (chosen.length === 0) return;
   const parts = await tx.query<{ id: number }>(
     `INSERT INTO participations (game_id, user_id, subcommunity_id)
