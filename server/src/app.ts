@@ -5,7 +5,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { accountRoutes } from './accounts/account-routes';
 import { installSessions } from './accounts/sessions';
 import type { AppContext } from './app-context';
@@ -26,6 +26,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
+    maxParamLength: 200,
+    // Errors Fastify raises before routing (an over-long path parameter) also leave as plain text.
+    frameworkErrors: (error, _request, reply) => {
+      const status =
+        error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      // The reply here is typed for any route; it answers before routing, so no route schema applies.
+      (reply as unknown as FastifyReply)
+        .code(status)
+        .type('text/plain; charset=utf-8')
+        .send('The address is too long or malformed');
+    },
   });
   installErrorHandler(app);
 

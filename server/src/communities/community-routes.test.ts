@@ -64,6 +64,13 @@ describe.each(dbKinds)('communities API on %s', (kind) => {
     }
   });
 
+  it('answers an over-long path parameter with a plain-text 4xx', async () => {
+    const res = await t.client().get(`/api/community/${'a'.repeat(300)}`);
+    expect(res.statusCode).toBe(414);
+    expect(res.headers['content-type']).toMatch(/text\/plain/);
+    expect(res.body).toBe('The address is too long or malformed');
+  });
+
   it('joins and leaves, answering the new joined list each time', async () => {
     const c = t.client();
     await registerPlayer(c);

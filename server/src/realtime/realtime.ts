@@ -9,6 +9,7 @@ import { registerDataNamespace } from '../games/data-namespace';
 import { GameClock } from '../games/game-clock';
 import { LiveConductor } from '../live/live-conductor';
 import { type LiveHub, registerLiveNamespace } from '../live/live-namespace';
+import { buildStatsCache } from '../results/results-stats-cache';
 
 export interface Realtime {
   io: Server;
@@ -37,7 +38,8 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     io.adapter(createAdapter(pub, sub));
   }
   const data = registerDataNamespace(io, ctx);
-  const clock = new GameClock(ctx, (id, state) => data.announce(id, state));
+  // Statistics of a game are aggregated once, inside its scoring transaction.
+  const clock = new GameClock(ctx, (id, state) => data.announce(id, state), buildStatsCache);
   clock.start();
   const live = registerLiveNamespace(io, ctx, async (header) => {
     const token = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;

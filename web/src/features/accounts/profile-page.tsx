@@ -52,8 +52,10 @@ function ProfileView({ profile }: { profile: Profile }) {
   const imageVersion = useImageVersion();
   const hidden = profile.isPrivate && !profile.isOwner;
   const fullName = profile.name.join(' ').trim();
-  // The server falls back to the username when there is no name; do not print it twice.
-  const displayName = fullName.toLowerCase() === profile.username.toLowerCase() ? '' : fullName;
+  // The server's name is the username split at underscores (or the username itself, for a private
+  // profile): a second line that only repeats the username is left out.
+  const plain = (text: string) => text.replace(/_/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+  const displayName = plain(fullName) === plain(profile.username) ? '' : fullName;
 
   return (
     <>

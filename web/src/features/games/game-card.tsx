@@ -17,10 +17,17 @@ export function GameCard({ game, showCommunity = false }: GameCardProps) {
   const label = stateLabel(game.state, game.synchronous);
   const when = scheduleLine(game);
   const whenText = formatWhen(when.at);
-  const origin = showCommunity ? `${game.series.name} · ${game.community.name}` : game.series.name;
+  // A game without a name of its own is called after its series: then the series is not repeated.
+  const ownName = game.name !== game.series.name;
+  const originParts = [ownName ? game.series.name : null, showCommunity ? game.community.name : null];
+  const origin = originParts.filter(Boolean).join(' · ');
   return (
     <li className="game-card">
-      <Link className="game-card-link" to={gamePath(game)} aria-label={`${game.name}, ${origin}`}>
+      <Link
+        className="game-card-link"
+        to={gamePath(game)}
+        aria-label={origin ? `${game.name}, ${origin}` : game.name}
+      >
         <SafeImg
           className="game-card-image"
           src={gameImageUrl(game.image || game.series.image)}
@@ -29,7 +36,7 @@ export function GameCard({ game, showCommunity = false }: GameCardProps) {
         />
         <span className="game-card-body">
           <span className="game-card-name">{game.name}</span>
-          <span className="game-card-series">{origin}</span>
+          {origin && <span className="game-card-series">{origin}</span>}
           <span className="game-card-footer">
             {label && <span className={`state-badge state-${game.state}`}>{label}</span>}
             {whenText && (

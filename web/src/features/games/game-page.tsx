@@ -8,11 +8,11 @@ import { queryKeys } from '../../api/query-keys';
 import { Loading } from '../../shared/loading';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { useProfile } from '../accounts/use-profile';
+import { LivePanel } from '../live/live-panel';
 import { GameAction } from './game-action';
 import { useGame, useParticipation } from './game-api';
 import { GameHeader } from './game-header';
 import { GameSchedule } from './game-schedule';
-import { LiveLobbySlot } from './live-lobby-slot';
 import { gamePath, seriesPath } from './paths';
 import { SubcommunitySelect } from './subcommunity-select';
 import { formatWhen } from './time-text';
@@ -90,16 +90,49 @@ function GameView({ game }: { game: Game }) {
   const locked = participation !== null;
   const subcommunity = participation?.entry.subcommunity?.endpoint ?? picked;
   const joined = new Set(Object.keys(profile?.joined_communities ?? {}));
-  const inLobby = location.hash === '#lobby' && game.synchronous && game.state !== 'complete';
+  const isMember = joined.has(game.community.endpoint);
+  // #lobby: the live game takes the top of the page, once the player's entry (and so the
+  // subcommunity the connection represents) is known.
+  const live =
+    location.hash === '#lobby' && game.synchronous && profile !== null && !participationQuery.isPending;
+
+  const takePart = (
+    <section className="card game-play" aria-label="Take part">
+      {hasSubcommunities && (
+        <SubcommunitySelect
+          game={game}
+          joined={joined}
+          value={subcommunity}
+          locked={locked}
+          onChange={setPicked}
+        />
+      )}
+      {participation && <YourResult participation={participation} />}
+      {participationQuery.isError && (
+        <p className="form-error" role="alert">
+          {errorText(participationQuery.error)}
+        </p>
+      )}
+      {participationQuery.isPending && profile !== null ? (
+        <Loading label="Checking your entry…" />
+      ) : (
+        <GameAction game={game} profile={profile} participation={participation} subcommunity={subcommunity} />
+      )}
+    </section>
+  );
 
   return (
-    <article className="page game-page">
+    <article className={live ? 'page game-page is-live' : 'page game-page'}>
+      {live && <LivePanel game={game} subcommunity={subcommunity || null} />}
       <GameHeader game={game} />
       {params.get('complete') === '1' && <FinishedBanner game={game} />}
       <div className="game-columns">
         <div className="game-main">
-          <section className="card game-play" aria-label="Take part">
-            {hasSubcommunities && (
+          {/* In the live game the panel is the way to take part; a member keeps only the team section. */}
+          {!live || !isMember ? (
+            takePart
+          ) : hasSubcommunities ? (
+            <section className="card game-play" aria-label="Team">
               <SubcommunitySelect
                 game={game}
                 joined={joined}
@@ -107,25 +140,8 @@ function GameView({ game }: { game: Game }) {
                 locked={locked}
                 onChange={setPicked}
               />
-            )}
-            {participation && <YourResult participation={participation} />}
-            {participationQuery.isError && (
-              <p className="form-error" role="alert">
-                {errorText(participationQuery.error)}
-              </p>
-            )}
-            {participationQuery.isPending && profile !== null ? (
-              <Loading label="Checking your entry…" />
-            ) : (
-              <GameAction
-                game={game}
-                profile={profile}
-                participation={participation}
-                subcommunity={subcommunity}
-              />
-            )}
-          </section>
-          {inLobby && <LiveLobbySlot game={game} subcommunity={subcommunity || null} />}
+            </section>
+          ) : null}
         </div>
         <GameSchedule game={game} now={now} />
       </div>

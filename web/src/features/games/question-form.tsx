@@ -19,7 +19,7 @@ interface QuestionFormProps {
 }
 
 /** A slider's starting point when nothing is saved: the middle of its range, on a step. */
-function middleOf(min: number, max: number, step: number): number {
+export function middleOf(min: number, max: number, step: number): number {
   const steps = Math.round((max - min) / 2 / step);
   return Number((min + steps * step).toFixed(6));
 }
@@ -74,13 +74,14 @@ function ChoiceInput({
   );
 }
 
-function SliderInput({
+/** A slider question's input: the value with its unit, the range and its ends (reused by live games). */
+export function SliderInput({
   question,
   value,
   onChange,
   headingId,
 }: {
-  question: QuestionItem;
+  question: Pick<QuestionItem, 'i' | 'question'>;
   value: number;
   onChange: (n: number) => void;
   headingId: string;

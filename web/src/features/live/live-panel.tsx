@@ -1,0 +1,191 @@
+import type { Game } from '@hunch/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { queryKeys } from '../../api/query-keys';
+import { Loading } from '../../shared/loading';
+import { loginLinkFor } from '../accounts/return-target';
+import { LiveQuestion } from './live-question';
+import { BetweenScreen, CompleteScreen, CountdownScreen, LobbyScreen, PlayerCount } from './live-screens';
+import type { LiveStage } from './live-state';
+import { useLiveGame } from './use-live-game';
+
+interface LivePanelProps {
+  game: Game;
+  /** The subcommunity the player represents (the game page's select); null when none. */
+  subcommunity: string | null;
+}
+
+/** What the polite live region says when the game moves on (questions announce their own time). */
+function stageAnnouncement(stage: LiveStage, joined: boolean | null): string | null {
+  switch (stage.kind) {
+    case 'lobby':
+      return joined ? 'You are in the lobby. The game starts soon.' : null;
+    case 'countdown':
+      return 'The game has started. Get ready: the first question is coming.';
+    case 'between':
+      return stage.last ? 'Time’s up.' : null;
+    case 'complete':
+      return 'Game complete!';
+    default:
+      return null;
+  }
+}
+
+const stageKey = (stage: LiveStage) =>
+  stage.kind === 'question' ? `question-${stage.question.i}` : stage.kind;
+
+/**
+ * The live (synchronous) game on the game page (#lobby): lobby, countdown, questions, complete.
+ * Its connection to /game/{uuid} lives exactly as long as this panel is shown.
+ */
+export function LivePanel({ game, subcommunity }: LivePanelProps) {
+  const queryClient = useQueryClient();
+  const location = useLocation();
+  const panel = useRef<HTMLElement>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const announce = useCallback((text: string) => setAnnouncement(text), []);
+
+  const onJoined = useCallback(() => {
+    // The entry now exists: the page's subcommunity select locks and the player count moves.
+    void queryClient.invalidateQueries({ queryKey: queryKeys.participation(game.uuid) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.game(game.uuid) });
+  }, [queryClient, game.uuid]);
+
+  const { state, answer, retry } = useLiveGame({
+    uuid: game.uuid,
+    subcommunity,
+    startAt: Date.parse(game.schedule.standby),
+    gameState: game.state,
+    onJoined,
+  });
+  const { stage, joined, players, connection, problem } = state;
+  const total = game.question_count;
+
+  // Joining moves the player here: bring the panel to the screen reader's attention.
+  useEffect(() => {
+    panel.current?.focus({ preventScroll: true });
+  }, []);
+
+  const key = stageKey(stage);
+  const said = stageAnnouncement(stage, joined);
+  useEffect(() => {
+    if (said) setAnnouncement(said);
+    // Each step of the game starts with the panel in view, wherever the player had scrolled.
+    const el = panel.current;
+    if (!el || key === 'waiting') return;
+    const top = el.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight / 2) {
+      const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+      el.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
+    }
+  }, [key, said]);
+
+  const resultsReady = stage.kind === 'complete' && game.state === 'complete';
+  useEffect(() => {
+    if (resultsReady) setAnnouncement('Results are ready.');
+  }, [resultsReady]);
+
+  const representing = subcommunity ? game.subcommunities[subcommunity] : undefined;
+  const answered = Object.keys(state.answers).length;
+
+  let body: ReactNode;
+  if (connection === 'refused' || connection === 'closed') {
+    body = (
+      <div className="live-screen live-problem">
+        <h2 className="live-title">Can’t reach the live game</h2>
+        <p className="form-error" role="alert">
+          {problem ?? 'The live game is not available right now.'}
+        </p>
+        {problem === 'Log in to play' ? (
+          <Link className="button button-primary" to={loginLinkFor(`${location.pathname}#lobby`)}>
+            Log in
+          </Link>
+        ) : (
+          <button type="button" className="button button-secondary" onClick={retry}>
+            Try again
+          </button>
+        )}
+      </div>
+    );
+  } else {
+    switch (stage.kind) {
+      case 'waiting':
+        body = (
+          <Loading
+            label={connection === 'connected' ? 'Joining the game…' : 'Connecting to the live game…'}
+          />
+        );
+        break;
+      case 'lobby':
+        body = <LobbyScreen game={game} joined={joined} players={players} />;
+        break;
+      case 'countdown':
+        body = <CountdownScreen endsAt={stage.endsAt} />;
+        break;
+      case 'question': {
+        const i = stage.question.i;
+        body = (
+          <LiveQuestion
+            key={i}
+            question={stage.question}
+            deadline={stage.deadline}
+            total={total}
+            stored={state.answers[i]}
+            sending={state.sending === i}
+            error={state.answerError?.i === i ? state.answerError.text : null}
+            canAnswer={joined !== false}
+            onAnswer={answer}
+            announce={announce}
+          />
+        );
+        break;
+      }
+      case 'between':
+        body = (
+          <BetweenScreen
+            last={stage.last}
+            stored={stage.last ? state.answers[stage.last.i] : undefined}
+            total={total}
+            joined={joined === true}
+          />
+        );
+        break;
+      case 'complete':
+        body = <CompleteScreen game={game} answered={answered} joined={joined === true} />;
+        break;
+    }
+  }
+
+  return (
+    <section
+      ref={panel}
+      id="lobby"
+      className={`card live-panel live-${stage.kind}`}
+      aria-label="Live game"
+      tabIndex={-1}
+    >
+      <header className="live-bar">
+        <span className="live-badge">
+          <span className="live-dot" aria-hidden="true" />
+          Live
+        </span>
+        <span className="live-bar-name">
+          {game.name}
+          {representing && <span className="live-bar-team">Playing for {representing}</span>}
+        </span>
+        {stage.kind !== 'lobby' && <PlayerCount players={players} inLobby={false} />}
+      </header>
+      {connection === 'reconnecting' && (
+        <p className="live-connection" role="status">
+          <span className="spinner" aria-hidden="true" />
+          Connection lost. Reconnecting…
+        </p>
+      )}
+      <div className="live-body">{body}</div>
+      <p className="visually-hidden" aria-live="polite" aria-atomic="true">
+        {announcement}
+      </p>
+    </section>
+  );
+}

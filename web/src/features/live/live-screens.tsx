@@ -1,0 +1,186 @@
+import { COUNTDOWN_REFRESH_MS, type Game, type LiveAnswer, type LiveQuestionEvent } from '@hunch/contract';
+import { countdownText } from '@hunch/rules';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { queryKeys } from '../../api/query-keys';
+import { resultsPath } from '../games/paths';
+import { formatWhen } from '../games/time-text';
+import { useNow } from '../games/use-now';
+import { answerText } from './live-question';
+
+/** How often the game is fetched anew while its results are pending, in case a push is missed. */
+const RESULTS_POLL_MS = 3_000;
+
+export function PlayerCount({ players, inLobby }: { players: number | null; inLobby: boolean }) {
+  if (players === null) return null;
+  return (
+    <p className="live-players">
+      <span className="live-players-icon" aria-hidden="true">
+        <span />
+        <span />
+        <span />
+      </span>
+      <span>
+        <strong>{players.toLocaleString('en-US')}</strong> {players === 1 ? 'player' : 'players'}
+        {inLobby ? ' in the lobby' : ''}
+      </span>
+    </p>
+  );
+}
+
+/** The lobby: joined or not, how many are in, and the time until the start (spec §4 countdown rules). */
+export function LobbyScreen({
+  game,
+  joined,
+  players,
+}: {
+  game: Game;
+  joined: boolean | null;
+  players: number | null;
+}) {
+  const now = useNow(COUNTDOWN_REFRESH_MS);
+  const start = new Date(game.schedule.standby);
+  const soon = countdownText(start, now);
+  const at = formatWhen(game.schedule.standby, 'h:mm a');
+  const started = start.getTime() <= now.getTime();
+  const title =
+    joined === null ? 'Joining the lobby…' : joined ? 'You’re in the lobby!' : 'The lobby is not open';
+  return (
+    <div className="live-screen live-lobby">
+      <h2 className="live-title">{title}</h2>
+      {joined === false && (
+        <p className="live-text">
+          {game.state === 'closed'
+            ? `It opens at ${formatWhen(game.schedule.open, 'h:mm a') ?? 'its scheduled time'}. Keep this page open to join then.`
+            : 'You could not join this game.'}
+        </p>
+      )}
+      <div className="live-start">
+        <p className="live-start-label">{started ? 'The game is starting' : 'Game starts in'}</p>
+        {started ? (
+          <p className="live-start-time">Any moment now…</p>
+        ) : soon ? (
+          <p className="live-start-time live-start-countdown" role="timer" aria-label={`in ${soon}`}>
+            {soon}
+          </p>
+        ) : (
+          <p className="live-start-time">
+            at <time dateTime={game.schedule.standby}>{at ?? 'the scheduled time'}</time>
+          </p>
+        )}
+      </div>
+      <PlayerCount players={players} inLobby />
+      <p className="note">Keep this page open: the first question appears here when the game starts.</p>
+    </div>
+  );
+}
+
+/** Game started: the big 5-4-3-2-1. */
+export function CountdownScreen({ endsAt }: { endsAt: number }) {
+  const now = useNow(100).getTime();
+  const left = Math.ceil((endsAt - now) / 1000);
+  return (
+    <div className="live-screen live-countdown">
+      <p className="live-kicker">Game started!</p>
+      <h2 className="live-title">Get ready…</h2>
+      <p className="live-count" aria-hidden="true">
+        <span key={left} className="live-count-number">
+          {left > 0 ? left : 'Go!'}
+        </span>
+      </p>
+      <p className="note">The first question appears in a moment.</p>
+    </div>
+  );
+}
+
+/** Between questions: the question that just closed and the player's answer to it. */
+export function BetweenScreen({
+  last,
+  stored,
+  total,
+  joined,
+}: {
+  last: LiveQuestionEvent | null;
+  stored: LiveAnswer | undefined;
+  total: number;
+  joined: boolean;
+}) {
+  const wasLast = last !== null && last.i >= total - 1;
+  return (
+    <div className="live-screen live-between">
+      <p className="live-kicker">{last ? `Question ${last.i + 1} of ${total}` : 'Live game'}</p>
+      <h2 className="live-title">{last ? 'Time’s up!' : 'Next question coming up'}</h2>
+      {last && joined && (
+        <p className={stored ? 'live-your-answer is-locked' : 'live-your-answer'}>
+          {stored ? (
+            <>
+              <span className="live-status-icon" aria-hidden="true">
+                ✓
+              </span>
+              <span>
+                Answer locked in: <strong>{answerText(last, stored)}</strong>
+              </span>
+            </>
+          ) : (
+            'No answer this time.'
+          )}
+        </p>
+      )}
+      <p className="live-waiting">
+        <span className="live-dots" aria-hidden="true">
+          <span />
+          <span />
+          <span />
+        </span>
+        {wasLast ? 'That was the last question. Wrapping up…' : 'Next question in a moment…'}
+      </p>
+    </div>
+  );
+}
+
+/** 'Game complete!', then the way to the results once the server has scored the game. */
+export function CompleteScreen({
+  game,
+  answered,
+  joined,
+}: {
+  game: Game;
+  answered: number;
+  joined: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const ready = game.state === 'complete';
+  useEffect(() => {
+    if (ready) return;
+    const timer = window.setInterval(
+      () => void queryClient.invalidateQueries({ queryKey: queryKeys.game(game.uuid) }),
+      RESULTS_POLL_MS,
+    );
+    return () => window.clearInterval(timer);
+  }, [ready, game.uuid, queryClient]);
+
+  return (
+    <div className="live-screen live-complete">
+      <span className="live-complete-icon" aria-hidden="true">
+        ★
+      </span>
+      <h2 className="live-title">Game complete!</h2>
+      <p className="live-text">
+        {joined
+          ? `You answered ${answered} of ${game.question_count} ${game.question_count === 1 ? 'question' : 'questions'}.`
+          : 'This live game is over.'}
+      </p>
+      {ready ? (
+        <Link className="button button-primary live-results-link" to={resultsPath(game)}>
+          See results
+        </Link>
+      ) : (
+        <p className="live-waiting" role="status">
+          <span className="spinner" aria-hidden="true" />
+          Scoring the game: results in a moment…
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+import type { LiveAnswer, LiveAnswerAck, LiveQuestionEvent, LiveResumeEvent } from '@hunch/contract';
+import { LIVE_COUNTDOWN_MS } from '@hunch/rules';
+
+/**
+ * The live game as this client sees it, driven only by server events (and the local clock for the
+ * time left, which the server's `time_left` anchors). Pure: the socket hook feeds it actions.
+ */
+
+/** Where the connection stands; `refused` and `closed` do not retry on their own. */
+export type LiveConnection = 'connecting' | 'connected' | 'reconnecting' | 'refused' | 'closed';
+
+export type LiveStage =
+  /** Connected or connecting, before the server said where the game is. */
+  | { kind: 'waiting' }
+  | { kind: 'lobby' }
+  /** `endsAt` in local ms. */
+  | { kind: 'countdown'; endsAt: number }
+  /** `deadline` in local ms: the moment the server's time_left runs out. */
+  | { kind: 'question'; question: LiveQuestionEvent; deadline: number }
+  /** After a question closed, before the next one or the end; `last` is null when resumed mid-gap. */
+  | { kind: 'between'; last: LiveQuestionEvent | null }
+  | { kind: 'complete' };
+
+export interface LiveState {
+  connection: LiveConnection;
+  /** The server's refusal ('Log in to play', ...) or why the connection closed. */
+  problem: string | null;
+  stage: LiveStage;
+  /** In the game (lobby joined, or an entry found on resume); null until known. */
+  joined: boolean | null;
+  players: number | null;
+  /** Stored answers by question index (the server's copy). */
+  answers: Record<number, LiveAnswer>;
+  /** The question whose answer is on its way. */
+  sending: number | null;
+  answerError: { i: number; text: string } | null;
+}
+
+export type LiveAction =
+  | { type: 'connecting' }
+  | { type: 'connected' }
+  | { type: 'connection-lost'; retrying: boolean; problem: string | null }
+  | { type: 'refused'; problem: string }
+  | { type: 'resume'; event: LiveResumeEvent; now: number; startAt: number }
+  | { type: 'lobby'; joined: boolean }
+  | { type: 'count'; count: number }
+  | { type: 'game-start'; now: number }
+  | { type: 'countdown'; secs: number; now: number }
+  | { type: 'question'; event: LiveQuestionEvent; now: number }
+  | { type: 'time-up'; i: number }
+  | { type: 'complete' }
+  | { type: 'sending'; i: number }
+  | { type: 'ack'; i: number; ack: LiveAnswerAck };
+
+export const initialLiveState: LiveState = {
+  connection: 'connecting',
+  problem: null,
+  stage: { kind: 'waiting' },
+  joined: null,
+  players: null,
+  answers: {},
+  sending: null,
+  answerError: null,
+};
+
+function stageOfResume(state: LiveState, event: LiveResumeEvent, now: number, startAt: number): LiveStage {
+  switch (event.phase) {
+    case 'lobby':
+      return { kind: 'lobby' };
+    case 'countdown':
+      // The resume carries no seconds; the schedule's start says when the countdown ends.
+      return {
+        kind: 'countdown',
+        endsAt: Math.min(Math.max(startAt + LIVE_COUNTDOWN_MS, now), now + LIVE_COUNTDOWN_MS),
+      };
+    case 'question':
+      // The question itself follows at once; keep showing the one in progress if it is that one.
+      return state.stage.kind === 'question' ? state.stage : { kind: 'waiting' };
+    case 'between':
+      return state.stage.kind === 'between' ? state.stage : { kind: 'between', last: null };
+    case 'complete':
+      return { kind: 'complete' };
+  }
+}
+
+export function liveReducer(state: LiveState, action: LiveAction): LiveState {
+  switch (action.type) {
+    case 'connecting':
+      return { ...state, connection: 'connecting', problem: null };
+    case 'connected':
+      return { ...state, connection: 'connected', problem: null };
+    case 'connection-lost':
+      return {
+        ...state,
+        connection: action.retrying ? 'reconnecting' : 'closed',
+        problem: action.problem,
+        // An answer in flight is re-sent by socket.io's buffer on reconnection, or never acknowledged.
+        sending: action.retrying ? state.sending : null,
+      };
+    case 'refused':
+      return { ...state, connection: 'refused', problem: action.problem, sending: null };
+    case 'resume': {
+      const answers: Record<number, LiveAnswer> = { ...state.answers };
+      for (const a of action.event.answers) answers[a.question_i] = a;
+      return {
+        ...state,
+        stage: stageOfResume(state, action.event, action.now, action.startAt),
+        joined: action.event.in_lobby || state.joined === true,
+        players: action.event.players,
+        answers,
+      };
+    }
+    case 'lobby':
+      // A refusal does not undo an entry the resume already reported.
+      return { ...state, joined: action.joined || state.joined === true };
+    case 'count':
+      return { ...state, players: action.count };
+    case 'game-start':
+      if (state.stage.kind === 'countdown') return state;
+      return { ...state, stage: { kind: 'countdown', endsAt: action.now + LIVE_COUNTDOWN_MS } };
+    case 'countdown':
+      return { ...state, stage: { kind: 'countdown', endsAt: action.now + action.secs * 1000 } };
+    case 'question':
+      if (state.stage.kind === 'complete') return state;
+      return {
+        ...state,
+        stage: { kind: 'question', question: action.event, deadline: action.now + action.event.time_left },
+        answerError: state.answerError?.i === action.event.i ? state.answerError : null,
+      };
+    case 'time-up':
+      if (state.stage.kind !== 'question' || state.stage.question.i !== action.i) return state;
+      return { ...state, stage: { kind: 'between', last: state.stage.question } };
+    case 'complete':
+      return { ...state, stage: { kind: 'complete' }, sending: null };
+    case 'sending':
+      return { ...state, sending: action.i, answerError: null };
+    case 'ack': {
+      const sending = state.sending === action.i ? null : state.sending;
+      const stored = action.ack.answer;
+      if (stored) {
+        return { ...state, sending, answers: { ...state.answers, [stored.question_i]: stored } };
+      }
+      return {
+        ...state,
+        sending,
+        answerError: action.ack.ok
+          ? null
+          : { i: action.i, text: action.ack.error ?? 'Your answer was not accepted' },
+      };
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import {
+  type GameClientToServer,
+  type GameServerToClient,
+  gameNamespace,
+  type LiveAnswer,
+  SOCKET_RECONNECT_MAX_MS,
+  SOCKET_RECONNECT_MIN_MS,
+  SOCKET_TIMEOUT_MS,
+} from '@hunch/contract';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { io, type Socket } from 'socket.io-client';
+import { initialLiveState, type LiveState, liveReducer } from './live-state';
+
+type GameSocket = Socket<GameServerToClient, GameClientToServer>;
+
+interface UseLiveGameOptions {
+  uuid: string;
+  /** The subcommunity the player represents (handshake query); null when the game has none. */
+  subcommunity: string | null;
+  /** schedule.standby in ms: when the countdown starts, for a player who reconnects during it. */
+  startAt: number;
+  /** The game's state on /data; a lobby that was not open yet is tried again when it changes. */
+  gameState: string;
+  /** Called once the server has put the player in the game (the entry now exists). */
+  onJoined: () => void;
+}
+
+export interface LiveGame {
+  state: LiveState;
+  /** Sends an answer for the question in progress (one per question; the first stored wins). */
+  answer: (answer: LiveAnswer) => void;
+  /** Connects again after a refusal or a closed connection. */
+  retry: () => void;
+}
+
+/**
+ * The real-time connection to /game/{uuid} (spec §4, §7): opened when the live screen mounts,
+ * closed when it unmounts. Joins the lobby on every (re)connection (the server treats a repeat as a
+ * no-op, and late joiners enter the game in progress), and turns server events into LiveState.
+ */
+export function useLiveGame({
+  uuid,
+  subcommunity,
+  startAt,
+  gameState,
+  onJoined,
+}: UseLiveGameOptions): LiveGame {
+  const [state, dispatch] = useReducer(liveReducer, initialLiveState);
+  const socketRef = useRef<GameSocket | null>(null);
+  const joinedRef = useRef(onJoined);
+  joinedRef.current = onJoined;
+  const startRef = useRef(startAt);
+  startRef.current = startAt;
+  const wasJoined = useRef(false);
+
+  const joinLobby = useCallback((socket: GameSocket) => {
+    socket.emit('lobby', (joined) => {
+      dispatch({ type: 'lobby', joined });
+      if (joined && !wasJoined.current) {
+        wasJoined.current = true;
+        joinedRef.current();
+      }
+    });
+  }, []);
+
+  useEffect(() => {
+    dispatch({ type: 'connecting' });
+    const socket: GameSocket = io(gameNamespace(uuid), {
+      path: '/socket.io',
+      query: { subcommunity: subcommunity ?? '' },
+      reconnectionDelay: SOCKET_RECONNECT_MIN_MS,
+      reconnectionDelayMax: SOCKET_RECONNECT_MAX_MS,
+      timeout: SOCKET_TIMEOUT_MS,
+      transports: ['websocket'],
+      // Its own connection: the transport and timings above apply, and closing it closes it all.
+      forceNew: true,
+    });
+    socketRef.current = socket;
+
+    socket.on('connect', () => {
+      dispatch({ type: 'connected' });
+      joinLobby(socket);
+    });
+    socket.on('connect_error', (err) => {
+      // A refusal by the server's middleware is final; anything else is retried by socket.io.
+      if (socket.active) dispatch({ type: 'connection-lost', retrying: true, problem: null });
+      else dispatch({ type: 'refused', problem: err.message || 'The live game is not available' });
+    });
+    socket.on('disconnect', (reason) => {
+      if (reason === 'io client disconnect') return;
+      dispatch({
+        type: 'connection-lost',
+        retrying: socket.active,
+        problem: socket.active ? null : 'The game server closed the connection',
+      });
+    });
+    socket.on('latency', (ack) => ack());
+    socket.on('resume', (event) =>
+      dispatch({ type: 'resume', event, now: Date.now(), startAt: startRef.current }),
+    );
+    socket.on('lobby_count', ({ count }) => dispatch({ type: 'count', count }));
+    socket.on('game_start', () => dispatch({ type: 'game-start', now: Date.now() }));
+    socket.on('countdown', ({ secs }) => dispatch({ type: 'countdown', secs, now: Date.now() }));
+    socket.on('question', (event) => dispatch({ type: 'question', event, now: Date.now() }));
+    socket.on('game_complete', () => dispatch({ type: 'complete' }));
+
+    return () => {
+      socket.removeAllListeners();
+      socket.disconnect();
+      socketRef.current = null;
+    };
+  }, [uuid, subcommunity, joinLobby]);
+
+  // A lobby that was not open yet at connection is tried again once the game opens.
+  const latest = useRef(state);
+  latest.current = state;
+  useEffect(() => {
+    const socket = socketRef.current;
+    if (gameState === 'open' && socket?.connected && latest.current.joined === false) joinLobby(socket);
+  }, [gameState, joinLobby]);
+
+  // The question closes when its time runs out, whether or not the next event has arrived yet.
+  const { stage } = state;
+  useEffect(() => {
+    if (stage.kind !== 'question') return;
+    const i = stage.question.i;
+    const timer = window.setTimeout(
+      () => dispatch({ type: 'time-up', i }),
+      Math.max(0, stage.deadline - Date.now()),
+    );
+    return () => window.clearTimeout(timer);
+  }, [stage]);
+
+  const answer = useCallback(
+    (a: LiveAnswer) => {
+      const socket = socketRef.current;
+      if (!socket || state.sending !== null || state.answers[a.question_i]) return;
+      dispatch({ type: 'sending', i: a.question_i });
+      socket.emit('answer', a, (ack) => dispatch({ type: 'ack', i: a.question_i, ack }));
+    },
+    [state.sending, state.answers],
+  );
+
+  const retry = useCallback(() => {
+    const socket = socketRef.current;
+    if (!socket || socket.connected) return;
+    dispatch({ type: 'connecting' });
+    socket.connect();
+  }, []);
+
+  return { state, answer, retry };
+}
