@@ -130,9 +130,9 @@ describe('games and results: a new user', () => {
           await footer.getByRole('link', { name: 'Play', exact: true }).click();
           await page.waitForURL((url) => url.pathname === '/play/current');
           await page.getByRole('heading', { level: 1, name: 'Happening now' }).waitFor();
-          expect(await playNav.getByRole('link', { name: 'Happening Now' }).getAttribute('aria-current')).toBe(
-            'page',
-          );
+          expect(
+            await playNav.getByRole('link', { name: 'Happening Now' }).getAttribute('aria-current'),
+          ).toBe('page');
           const main = page.getByRole('main');
           await main.getByRole('link', { name: `${OPEN_GAME}, ${SERIES} · Hunch HQ` }).waitFor();
           await main.getByRole('link', { name: 'Daily Hunch #43, Daily Hunch · Hunch HQ' }).waitFor();
@@ -239,7 +239,10 @@ describe('games and results: a new user', () => {
           for (let k = 0; k < 4; k++) await slider.press('ArrowRight');
           await expect.poll(() => slider.inputValue(), WAIT).toBe('19');
           expect(await slider.getAttribute('aria-valuetext')).toBe('19 weeks');
-          await page.getByRole('status').filter({ hasText: /^19\s*weeks$/ }).waitFor();
+          await page
+            .getByRole('status')
+            .filter({ hasText: /^19\s*weeks$/ })
+            .waitFor();
           answers[3] = '19';
         });
 
@@ -309,7 +312,9 @@ describe('games and results: a new user', () => {
           await page.getByRole('radio', { name: answers[5]!, exact: true }).check();
           await expect.poll(() => finish.isEnabled(), WAIT).toBe(true);
           await finish.click();
-          await page.waitForURL((url) => url.pathname === gameUrl && url.searchParams.get('complete') === '1');
+          await page.waitForURL(
+            (url) => url.pathname === gameUrl && url.searchParams.get('complete') === '1',
+          );
         });
 
         const update = page.getByRole('button', { name: `Update ${SERIES} answers`, exact: true });
@@ -354,7 +359,9 @@ describe('games and results: a new user', () => {
           await expect.poll(() => checkedChoice(page), WAIT).toBe(answers[5]);
           // Done goes back to the finished game page.
           await page.getByRole('link', { name: 'Done', exact: true }).click();
-          await page.waitForURL((url) => url.pathname === gameUrl && url.searchParams.get('complete') === '1');
+          await page.waitForURL(
+            (url) => url.pathname === gameUrl && url.searchParams.get('complete') === '1',
+          );
           await update.waitFor();
         });
 
@@ -427,7 +434,7 @@ describe('games and results: a new user', () => {
                 await page.mouse.wheel(0, 4000);
                 return (await bodyRows(table)).length;
               },
-              { timeout: 30_000, intervals: [300] },
+              { timeout: 30_000, interval: 300 },
             )
             .toBeGreaterThan(PAGE_SIZE);
           expect(leaderboardPages).toContain('2:200');
@@ -443,7 +450,7 @@ describe('games and results: a new user', () => {
                 await page.mouse.wheel(0, 8000);
                 return end.count();
               },
-              { timeout: 60_000, intervals: [300] },
+              { timeout: 60_000, interval: 300 },
             )
             .toBe(1);
           const ranked = toNumber((await end.textContent()) ?? '');
@@ -499,10 +506,15 @@ describe('games and results: a new user', () => {
           }
           // Choice questions mark their correct (or favourite) choice; predictions state the answer.
           for (let k = 0; k < 5; k++) {
-            expect(await cards.nth(k).getByText('✓ correct', { exact: true }).count()).toBeGreaterThanOrEqual(1);
+            expect(await cards.nth(k).getByText('✓ correct', { exact: true }).count()).toBeGreaterThanOrEqual(
+              1,
+            );
           }
           // The host's answer to the first prediction (demo content: 180 min).
-          await cards.nth(2).getByText(/The answer:/).waitFor();
+          await cards
+            .nth(2)
+            .getByText(/The answer:/)
+            .waitFor();
           await cards.nth(2).getByText('180 min', { exact: true }).waitFor();
           // The vote's favourite is also the correct choice of the guess linked to it.
           const favourite = await cards.nth(0).locator('li.is-correct .choice-legend-name').textContent();
@@ -527,7 +539,8 @@ describe('games and results: a new user', () => {
             .toBe(true);
           await expect
             .poll(
-              async () => (await withheld.count()) > 0 || (await breakdownText()).join('|') !== before.join('|'),
+              async () =>
+                (await withheld.count()) > 0 || (await breakdownText()).join('|') !== before.join('|'),
               WAIT,
             )
             .toBe(true);

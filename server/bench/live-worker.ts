@@ -147,8 +147,9 @@ function wsClient(opts: WsStart): Promise<void> {
   closers.push(() => ws.terminate());
   ws.on('message', (data) => {
     const receivedAt = Date.now();
-    const m = JSON.parse(data.toString()) as { sent_at: number };
-    stats.fanout.push(receivedAt - m.sent_at);
+    const m = JSON.parse(data.toString()) as { sent_at: number; seq: number };
+    // seq -1 is the warm-up broadcast.
+    if (m.seq >= 0) stats.fanout.push(receivedAt - m.sent_at);
   });
   ws.on('close', () => bump(stats.disconnects, 'close'));
   return new Promise<void>((resolve) => {

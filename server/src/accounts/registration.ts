@@ -92,8 +92,7 @@ export async function ensureGeoCommunity(
   ]);
   const id = rows[0]!.id;
   await db.query(
-    `INSERT INTO category_groups (name, position)
-     SELECT $1::text, 99 WHERE NOT EXISTS (SELECT 1 FROM category_groups WHERE name = $1)`,
+    'INSERT INTO category_groups (name, position) VALUES ($1, 99) ON CONFLICT (name) DO NOTHING',
     [GEO_CATEGORY_GROUP],
   );
   await db.query(

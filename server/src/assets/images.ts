@@ -61,7 +61,8 @@ export async function storeImage(
 ) {
   const dir = imageDir(uploadsDir, kind);
   await mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.${name}.tmp`);
+  // A tmp name of its own: two requests may write the same (deterministic) image at once.
+  const tmp = path.join(dir, `.${name}.${randomUUID()}.tmp`);
   await writeFile(tmp, jpeg);
   await rename(tmp, path.join(dir, name));
   return name;

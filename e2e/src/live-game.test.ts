@@ -1,0 +1,287 @@
+import type { Browser, Locator, Page, WebSocket } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchBrowser,
+  newSession,
+  PHONE,
+  type RunningServer,
+  type Session,
+  saveScreenshot,
+  settle,
+  startServer,
+  step,
+  withFailureCapture,
+} from './harness';
+
+/**
+ * Two people play one live (synchronous) game of the demo series 'Hunch Live' against the real
+ * server (spec §4, §7): lobby with a live player count, countdown, four timed questions answered
+ * through the socket, a reload mid-question that resumes the game, 'Game complete!', and the results.
+ * The demo cadence is shortened: a game every 45 s, its lobby open 40 s before, 6 s per question.
+ */
+
+const QUESTION_S = 6;
+const QUESTIONS = 4;
+const WAIT = { timeout: 20_000, interval: 100 } as const;
+const CHECK_WAIT = { timeout: 30_000, interval: 100 } as const;
+/** Enough lobby time left for both players to get in and be counted before the start. */
+const MIN_LOBBY_LEFT_MS = 14_000;
+const SERIES_PATH = '/play/hunch-hq/hunch-live';
+
+interface Player {
+  name: string;
+  username: string;
+  session: Session;
+  /** The /game/{uuid} connections this page opened (socket.io namespace CONNECT frames). */
+  liveSockets: WebSocket[];
+}
+
+const panelOf = (page: Page) => page.getByRole('region', { name: 'Live game' });
+
+/** Records every websocket that connects to a /game/ namespace (its first frame names it). */
+function watchLiveSockets(page: Page, into: WebSocket[]): void {
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (frame) => {
+      if (typeof frame.payload === 'string' && frame.payload.startsWith('40/game/') && !into.includes(ws)) {
+        into.push(ws);
+      }
+    });
+  });
+}
+
+async function register(page: Page, username: string): Promise<void> {
+  await page.goto('/register');
+  const form = page.getByRole('form', { name: 'Sign up' });
+  await form.getByLabel('Username', { exact: true }).fill(username);
+  await form.getByLabel('Password', { exact: true }).fill('Hunch!2468');
+  await form.getByLabel('Confirm password', { exact: true }).fill('Hunch!2468');
+  await form.getByLabel('Email', { exact: true }).fill(`${username}@example.com`);
+  await form.getByLabel('Zipcode', { exact: true }).fill('77002');
+  await form.getByLabel('Date of birth', { exact: true }).fill('1998-03-09');
+  const signUp = form.getByRole('button', { name: 'Sign Up' });
+  await expect.poll(() => signUp.isEnabled(), CHECK_WAIT).toBe(true);
+  await signUp.click();
+  await page.waitForURL((url) => url.pathname.startsWith('/communities/'));
+}
+
+async function joinHunchHq(page: Page): Promise<void> {
+  await page.goto('/communities/hunch-hq');
+  await page.getByRole('button', { name: 'Join Hunch HQ', exact: true }).click();
+  await page.getByText('Joined', { exact: true }).waitFor();
+}
+
+/**
+ * The demo live game whose lobby is open with enough time left to start it together; reloads the
+ * series page until one is (a new game opens every 45 s). Returns its path.
+ */
+async function openLiveGame(page: Page): Promise<{ path: string; startsAt: number }> {
+  const deadline = Date.now() + 75_000;
+  const seen: string[] = [];
+  while (Date.now() < deadline) {
+    await page.goto(SERIES_PATH);
+    await page.getByRole('heading', { level: 1, name: 'Hunch Live' }).waitFor();
+    await page.locator('.game-card').first().waitFor();
+    const cards = await page.locator('.game-card').evaluateAll((items) =>
+      items.map((li) => ({
+        badge: li.querySelector('.state-badge')?.textContent?.trim() ?? '',
+        href: li.querySelector('a')?.getAttribute('href') ?? '',
+        at: li.querySelector('time')?.getAttribute('datetime') ?? '',
+      })),
+    );
+    const open = cards.filter((c) => c.badge === 'Lobby open');
+    seen.push(open.map((c) => `${c.href} ${c.at}`).join('; ') || '(none open)');
+    const good = open
+      .map((c) => ({ path: c.href, startsAt: Date.parse(c.at) }))
+      .find((c) => c.startsAt - Date.now() >= MIN_LOBBY_LEFT_MS);
+    if (good) return good;
+    await page.waitForTimeout(3_000);
+  }
+  throw new Error(
+    `No Hunch Live lobby with ${MIN_LOBBY_LEFT_MS} ms left opened in time. Seen: ${seen.join(' | ')}`,
+  );
+}
+
+/** The eyebrow of the question on screen: 'Question 2 of 4 · ...'. */
+const questionLabel = (i: number) => `Question ${i + 1} of ${QUESTIONS}`;
+
+async function waitForQuestion(page: Page, i: number): Promise<Locator> {
+  const panel = panelOf(page);
+  await panel.getByText(questionLabel(i), { exact: false }).first().waitFor({ timeout: 40_000 });
+  return panel;
+}
+
+/** Answers the question on screen: a choice by its position, or the slider moved by the keyboard. */
+async function answer(page: Page, pick: number): Promise<string> {
+  const panel = panelOf(page);
+  const choices = panel.locator('.live-choice');
+  if ((await choices.count()) > 0) {
+    const button = choices.nth(pick % (await choices.count()));
+    const text = ((await button.locator('.live-choice-text').textContent()) ?? '').trim();
+    await button.click();
+    await expect.poll(() => button.getAttribute('aria-pressed'), WAIT).toBe('true');
+    await panel.getByText('Answer locked in.').waitFor();
+    return text;
+  }
+  const slider = panel.getByRole('slider');
+  await slider.focus();
+  for (let k = 0; k <= pick; k++) await slider.press('ArrowRight');
+  const value = await slider.inputValue();
+  await panel.getByRole('button', { name: 'Submit Answer' }).click();
+  await panel.getByText('Answer locked in.').waitFor();
+  await panel.getByText(/^Your answer:/).waitFor();
+  return value;
+}
+
+/** The seconds on the question timer. */
+async function secondsLeft(page: Page): Promise<number> {
+  return Number(await panelOf(page).locator('.live-timer-secs').textContent());
+}
+
+describe('live game: two players', () => {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    server = await startServer({
+      seed: true,
+      env: { LIVE_DEMO_EVERY_S: '45', LIVE_DEMO_LOBBY_S: '40', LIVE_DEMO_QUESTION_S: String(QUESTION_S) },
+    });
+    browser = await launchBrowser();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  }, 60_000);
+
+  it('lobby, countdown, every question answered and locked, a reload resumes, results', async () => {
+    if (!server || !browser) throw new Error('setup failed');
+    const stamp = Date.now().toString(36);
+    const players: Player[] = [];
+    for (const name of ['a', 'b']) {
+      const session = await newSession(browser, server.baseUrl);
+      const liveSockets: WebSocket[] = [];
+      watchLiveSockets(session.page, liveSockets);
+      players.push({ name, username: `live_${name}_${stamp}`, session, liveSockets });
+    }
+    const [a, b] = players as [Player, Player];
+    // Player A plays on a phone, player B on a desktop.
+    await a.session.page.setViewportSize(PHONE);
+    const both = <T>(body: (p: Player) => Promise<T>) => Promise.all(players.map(body));
+
+    try {
+      await withFailureCapture(b.session.page, 'live-game-b', () =>
+        withFailureCapture(a.session.page, 'live-game-a', async () => {
+          await step('register two players and join Hunch HQ', () =>
+            both(async ({ session: { page }, username }) => {
+              await register(page, username);
+              await joinHunchHq(page);
+            }),
+          );
+
+          const game = await step('find the Hunch Live game whose lobby is open', () =>
+            openLiveGame(a.session.page),
+          );
+
+          await step('both join the lobby and see each other counted', () =>
+            both(async ({ session: { page } }) => {
+              await page.goto(game.path);
+              const join = page.getByRole('button', { name: 'Join Lobby', exact: true });
+              await join.click();
+              await page.waitForURL((url) => url.hash === '#lobby');
+              const panel = panelOf(page);
+              await panel.getByRole('heading', { name: /in the lobby!$/ }).waitFor();
+              await panel.getByText('Game starts in').waitFor();
+              const count = panel.locator('.live-players strong');
+              await expect
+                .poll(async () => Number(((await count.textContent()) ?? '0').replace(/,/g, '')), WAIT)
+                .toBeGreaterThanOrEqual(2);
+            }),
+          );
+          expect(a.liveSockets.length, 'A opened one live connection').toBe(1);
+          await settle(a.session.page);
+          await saveScreenshot(a.session.page, 'live-lobby-390x844', false);
+          await saveScreenshot(b.session.page, 'live-lobby-1280x800', false);
+
+          await step('the game starts: countdown in both', () =>
+            both(async ({ session: { page } }) => {
+              const wait = Math.max(30_000, game.startsAt - Date.now() + 20_000);
+              await panelOf(page).getByText('Game started!').waitFor({ timeout: wait });
+              await panelOf(page).locator('.live-count-number').waitFor();
+            }),
+          );
+
+          for (let i = 0; i < QUESTIONS; i++) {
+            await step(`question ${i + 1}: both answer and see it locked`, () =>
+              both(async (player) => {
+                const page = player.session.page;
+                const panel = await waitForQuestion(page, i);
+                const heading = await panel.getByRole('heading', { level: 2 }).textContent();
+                expect(await secondsLeft(page)).toBeLessThanOrEqual(QUESTION_S);
+                if (i === 0) {
+                  // The time is announced politely at the start, not every second.
+                  await expect
+                    .poll(() => panel.locator('[aria-live="polite"][aria-atomic="true"]').textContent(), WAIT)
+                    .toBe(`${questionLabel(0)}. ${QUESTION_S} seconds to answer.`);
+                  if (player === a) await saveScreenshot(page, 'live-question-390x844', false);
+                  else await saveScreenshot(page, 'live-question-1280x800', false);
+                }
+                const picked = await answer(page, player === a ? 0 : 1);
+                if (i === 2 && player === a) await saveScreenshot(page, 'live-locked-slider-390x844', false);
+
+                if (i === 1 && player === b) {
+                  // Reload mid-question: the same question comes back with its time left and the
+                  // locked answer (resume + question from the server).
+                  const before = b.liveSockets.length;
+                  await page.reload();
+                  await panel
+                    .getByRole('heading', { level: 2, name: heading ?? '' })
+                    .waitFor({ timeout: 15_000 });
+                  const left = await secondsLeft(page);
+                  expect(left).toBeGreaterThan(0);
+                  expect(left).toBeLessThanOrEqual(QUESTION_S);
+                  await panel.getByText('Answer locked in.').waitFor();
+                  const mine = panel.locator('.live-choice[aria-pressed="true"] .live-choice-text');
+                  expect(((await mine.textContent()) ?? '').trim()).toBe(picked);
+                  expect(b.liveSockets.length).toBe(before + 1);
+                  await saveScreenshot(page, 'live-resumed-1280x800', false);
+                }
+              }),
+            );
+          }
+
+          await step("both see 'Game complete!' and then the results link", () =>
+            both(async ({ session: { page } }) => {
+              const panel = panelOf(page);
+              await panel.getByRole('heading', { name: 'Game complete!' }).waitFor({ timeout: 30_000 });
+              await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor();
+              await panel.getByRole('link', { name: 'See results' }).waitFor({ timeout: 60_000 });
+            }),
+          );
+          await settle(a.session.page);
+          await saveScreenshot(a.session.page, 'live-complete-390x844', false);
+          await saveScreenshot(b.session.page, 'live-complete-1280x800', false);
+
+          await step('both reach the results with both usernames; the live connection is closed', () =>
+            both(async (player) => {
+              const page = player.session.page;
+              await panelOf(page).getByRole('link', { name: 'See results' }).click();
+              await page.waitForURL((url) => url.pathname.endsWith('/results/leaderboard'));
+              await page.getByRole('heading', { name: 'Player Rankings' }).waitFor();
+              for (const p of players) {
+                await page.locator('.lb-username', { hasText: p.username }).first().waitFor();
+              }
+              await expect.poll(() => player.liveSockets.every((ws) => ws.isClosed()), WAIT).toBe(true);
+            }),
+          );
+        }),
+      );
+      for (const p of players) {
+        expect(p.session.problems.pageErrors, `page errors of ${p.name}`).toEqual([]);
+        expect(p.session.problems.serverErrors, `server errors of ${p.name}`).toEqual([]);
+      }
+    } finally {
+      for (const p of players) await p.session.context.close();
+    }
+  }, 240_000);
+});
