@@ -210,6 +210,7 @@ describe('live game: two players', () => {
               await panelOf(page).locator('.live-count-number').waitFor();
             }),
           );
+          await saveScreenshot(a.session.page, 'live-countdown-390x844', false);
 
           for (let i = 0; i < QUESTIONS; i++) {
             await step(`question ${i + 1}: both answer and see it locked`, () =>
@@ -248,6 +249,14 @@ describe('live game: two players', () => {
                 }
               }),
             );
+            if (i === 0) {
+              // Between questions: the answer given, and the next one announced.
+              await panelOf(a.session.page)
+                .getByRole('heading', { name: /^Time.s up!$/ })
+                .waitFor();
+              await panelOf(a.session.page).getByText('Answer locked in:').waitFor();
+              await saveScreenshot(a.session.page, 'live-between-390x844', false);
+            }
           }
 
           await step("both see 'Game complete!' and then the results link", () =>
@@ -271,7 +280,10 @@ describe('live game: two players', () => {
               for (const p of players) {
                 await page.locator('.lb-username', { hasText: p.username }).first().waitFor();
               }
-              await expect.poll(() => player.liveSockets.every((ws) => ws.isClosed()), WAIT).toBe(true);
+              // The live connection of this page closed with the game screen (spec §4). (B's first
+              // one went with the reload; Playwright does not report a close for an unloaded page.)
+              const current = player.liveSockets.at(-1);
+              await expect.poll(() => current?.isClosed(), WAIT).toBe(true);
             }),
           );
         }),

@@ -1,42 +1,11 @@
 import type { AnswerPayload, Game, Participation, QuestionItem } from '@hunch/contract';
 import type { Db, Queryable } from '../db/database';
 import { HttpError } from '../http/http-error';
-
-interface QuestionRow {
-  id: number;
-  i: number;
-  kind: 'vote' | 'guess' | 'predict';
-  text: string;
-  image: string | null;
-  slider_min: number | null;
-  slider_max: number | null;
-  slider_step: number | null;
-  slider_unit: string | null;
-  choices: { text: string; image: string | null; i: number }[];
-}
+import { loadQuestionRows, toQuestionItem } from './question-queries';
 
 /** The questions of a game as players see them: never the outcome or the linked vote. */
 export async function loadQuestions(db: Queryable, gameId: string): Promise<QuestionItem[]> {
-  const { rows } = await db.query<QuestionRow>(
-    `SELECT q.id, q.i, q.kind, q.text, q.image, q.slider_min, q.slider_max, q.slider_step, q.slider_unit,
-            COALESCE((SELECT json_agg(json_build_object('text', c.text, 'image', c.image, 'i', c.i) ORDER BY c.i)
-                        FROM choices c WHERE c.question_id = q.id), '[]') AS choices
-       FROM questions q WHERE q.game_id = $1 ORDER BY q.i`,
-    [gameId],
-  );
-  return rows.map((q) => ({
-    type: q.kind,
-    i: q.i,
-    question: {
-      text: q.text,
-      image: q.image,
-      choices: q.choices,
-      slider:
-        q.kind === 'predict'
-          ? { min: q.slider_min!, max: q.slider_max!, step: q.slider_step!, unit: q.slider_unit ?? '' }
-          : null,
-    },
-  }));
+  return (await loadQuestionRows(db, gameId)).map(toQuestionItem);
 }
 
 interface EntryRow {

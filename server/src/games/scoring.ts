@@ -7,16 +7,7 @@ import {
   withSpeedBonus,
 } from '@hunch/rules';
 import type { Db, Queryable } from '../db/database';
-
-interface QuestionRow {
-  i: number;
-  kind: 'vote' | 'guess' | 'predict';
-  choices: number;
-  slider_min: number | null;
-  slider_max: number | null;
-  linked_vote_i: number | null;
-  outcome: number | null;
-}
+import { loadQuestionRows, type QuestionRow } from './question-queries';
 
 interface AnswerRow {
   participation_id: number;
@@ -49,8 +40,8 @@ export function pointsForAnswers(questions: QuestionRow[], answers: AnswerRow[])
     } else if (q.kind === 'guess') {
       const linked = q.linked_vote_i !== null ? questions.find((v) => v.i === q.linked_vote_i) : undefined;
       const counts = linked
-        ? choiceCounts(answers, linked.i, linked.choices)
-        : choiceCounts(answers, q.i, q.choices);
+        ? choiceCounts(answers, linked.i, linked.choices.length)
+        : choiceCounts(answers, q.i, q.choices.length);
       for (const a of mine)
         points.set(`${a.participation_id}:${q.i}`, a.choice_i === null ? 0 : guessPoints(a.choice_i, counts));
     } else {
@@ -103,14 +94,7 @@ async function applySpeedBonus(
 }
 
 async function writeScores(tx: Queryable, gameId: string): Promise<number> {
-  const questions = (
-    await tx.query<QuestionRow>(
-      `SELECT q.i, q.kind, (SELECT count(*)::int FROM choices c WHERE c.question_id = q.id) AS choices,
-              q.slider_min, q.slider_max, q.linked_vote_i, q.outcome
-         FROM questions q WHERE q.game_id = $1 ORDER BY q.i`,
-      [gameId],
-    )
-  ).rows;
+  const questions = await loadQuestionRows(tx, gameId);
   const answers = (
     await tx.query<AnswerRow>(
       `SELECT a.participation_id, a.question_i, a.choice_i, a.number_answer

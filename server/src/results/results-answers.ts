@@ -10,6 +10,7 @@ import {
 import { AGE_BRACKETS } from '@hunch/rules';
 import type { z } from 'zod';
 import type { Db, Queryable } from '../db/database';
+import { loadQuestionRows } from '../games/question-queries';
 import { HttpError } from '../http/http-error';
 import {
   presentCommunityRank,
@@ -28,7 +29,6 @@ import {
   type ResultsGame,
   type StatsGroup,
   seriesScores,
-  statsQuestions,
 } from './results-queries';
 import { ensureStatsCache } from './results-stats-cache';
 
@@ -109,7 +109,7 @@ export async function questionStats(
 ): Promise<{ questions: QuestionItem[]; stats: QuestionStats[] }> {
   await ensureStatsCache(db, game.id);
   const [questions, counts, medians] = await Promise.all([
-    statsQuestions(db, game.id),
+    loadQuestionRows(db, game.id),
     cachedCounts(db, game.id, group),
     crowdMedians(db, game.id),
   ]);

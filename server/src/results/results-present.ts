@@ -9,13 +9,8 @@ import {
   withheld,
 } from '@hunch/rules';
 import { DEFAULT_IMAGE } from '../assets/images';
-import type {
-  BoardRow,
-  CachedCounts,
-  CommunityRankRow,
-  CommunityTotal,
-  StatsQuestionRow,
-} from './results-queries';
+import { type QuestionRow, toQuestionItem } from '../games/question-queries';
+import type { BoardRow, CachedCounts, CommunityRankRow, CommunityTotal } from './results-queries';
 
 /** Averages are shown with one decimal (DESIGN §2 leaves the format to us; percentiles stay raw). */
 const round1 = (x: number): number => Math.round(x * 10) / 10;
@@ -67,16 +62,8 @@ export function presentCommunityRows(totals: readonly CommunityTotal[]): Record<
   );
 }
 
-export function presentQuestionItem(q: StatsQuestionRow): QuestionItem {
-  const slider =
-    q.kind === 'predict' && q.slider_min !== null && q.slider_max !== null && q.slider_step !== null
-      ? { min: q.slider_min, max: q.slider_max, step: q.slider_step, unit: q.slider_unit ?? '' }
-      : null;
-  return { type: q.kind, i: q.i, question: { text: q.text, image: q.image, choices: q.choices, slider } };
-}
-
 /** Counts per choice index (length = number of choices) from a question's cached slots. */
-function choiceCounts(q: StatsQuestionRow, slots: ReadonlyMap<number, number> | undefined): number[] {
+function choiceCounts(q: QuestionRow, slots: ReadonlyMap<number, number> | undefined): number[] {
   return q.choices.map((c) => slots?.get(c.i) ?? 0);
 }
 
@@ -86,8 +73,8 @@ function choiceCounts(q: StatsQuestionRow, slots: ReadonlyMap<number, number> | 
  * the crowd median.
  */
 function truths(
-  q: StatsQuestionRow,
-  byIndex: ReadonlyMap<number, StatsQuestionRow>,
+  q: QuestionRow,
+  byIndex: ReadonlyMap<number, QuestionRow>,
   all: CachedCounts['all'],
   medians: ReadonlyMap<number, number>,
 ): Pick<QuestionStats, 'correct_choices' | 'correct_numbers'> {
@@ -112,7 +99,7 @@ function truths(
  * small group's answers (minors play) can be read off.
  */
 export function presentQuestionStats(
-  questions: readonly StatsQuestionRow[],
+  questions: readonly QuestionRow[],
   counts: CachedCounts,
   filtered: boolean,
   medians: ReadonlyMap<number, number>,
@@ -144,10 +131,10 @@ export function presentQuestionStats(
     const choices = Object.fromEntries([...byText].map(([text, ct]) => [text, { ct, per: percent(ct, n) }]));
     return { choices, ranges: [], ...base };
   });
-  return { questions: questions.map(presentQuestionItem), stats };
+  return { questions: questions.map(toQuestionItem), stats };
 }
 
-function sliderOf(q: StatsQuestionRow): { min: number; max: number } {
+function sliderOf(q: QuestionRow): { min: number; max: number } {
   return { min: q.slider_min ?? 0, max: q.slider_max ?? 0 };
 }
 

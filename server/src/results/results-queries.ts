@@ -192,33 +192,6 @@ export async function findPlayer(
 // ---------------------------------------------------------------------------------------------
 // Question statistics
 
-export interface StatsQuestionRow {
-  i: number;
-  kind: 'vote' | 'guess' | 'predict';
-  text: string;
-  image: string | null;
-  slider_min: number | null;
-  slider_max: number | null;
-  slider_step: number | null;
-  slider_unit: string | null;
-  linked_vote_i: number | null;
-  outcome: number | null;
-  choices: { text: string; image: string | null; i: number }[];
-}
-
-/** The questions with what the truths need (outcome, linked vote), which players never see early. */
-export async function statsQuestions(db: Queryable, gameId: string): Promise<StatsQuestionRow[]> {
-  const { rows } = await db.query<StatsQuestionRow>(
-    `SELECT q.i, q.kind, q.text, q.image, q.slider_min, q.slider_max, q.slider_step, q.slider_unit,
-            q.linked_vote_i, q.outcome,
-            COALESCE((SELECT json_agg(json_build_object('text', c.text, 'image', c.image, 'i', c.i) ORDER BY c.i)
-                        FROM choices c WHERE c.question_id = q.id), '[]') AS choices
-       FROM questions q WHERE q.game_id = $1 ORDER BY q.i`,
-    [gameId],
-  );
-  return rows;
-}
-
 export type GroupKind = 'age' | 'geo' | 'community';
 export interface StatsGroup {
   kind: GroupKind;

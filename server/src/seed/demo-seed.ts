@@ -4,6 +4,7 @@ import { ensureGeoCommunity } from '../accounts/registration';
 import type { AppContext } from '../app-context';
 import { badgeImage, storeImage } from '../assets/images';
 import type { Queryable } from '../db/database';
+import { loadQuestionRows } from '../games/question-queries';
 import { createCommunity, createGame, createSeries } from '../hosting/authoring';
 import { LIVE_SERIES } from '../live/live-demo';
 import {
@@ -307,16 +308,6 @@ async function seedGames(
   }
 }
 
-interface QuestionRow {
-  i: number;
-  kind: string;
-  choices: number;
-  slider_min: number | null;
-  slider_max: number | null;
-  slider_step: number | null;
-  outcome: number | null;
-}
-
 /** Demo players of the community answer: choices with a per-game popularity, numbers near a centre. */
 async function seedAnswers(
   tx: Queryable,
@@ -346,18 +337,13 @@ async function seedAnswers(
      SELECT $1::uuid, u, s FROM unnest($2::int[], $3::int[]) AS t(u, s) RETURNING id`,
     [gameId, chosen.map((m) => m.user_id), chosen.map((m) => (teams.length ? rnd.pick(m.teams) : null))],
   );
-  const questions = await tx.query<QuestionRow>(
-    `SELECT q.i, q.kind, (SELECT count(*)::int FROM choices c WHERE c.question_id = q.id) AS choices,
-            q.slider_min, q.slider_max, q.slider_step, q.outcome
-       FROM questions q WHERE q.game_id = $1 ORDER BY q.i`,
-    [gameId],
-  );
+  const questions = await loadQuestionRows(tx, gameId);
   const pid: number[] = [];
   const qi: number[] = [];
   const ci: (number | null)[] = [];
   const num: (number | null)[] = [];
-  for (const q of questions.rows) {
-    const popularity = Array.from({ length: q.choices }, () => rnd.next() + 0.2);
+  for (const q of questions) {
+    const popularity = Array.from({ length: q.choices.length }, () => rnd.next() + 0.2);
     const min = q.slider_min ?? 0;
     const max = q.slider_max ?? 0;
     const step = q.slider_step ?? 1;

@@ -81,6 +81,14 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
     }
   }, [key, said]);
 
+  // The page's header counts players too: keep it in step with the live count.
+  useEffect(() => {
+    if (players === null) return;
+    queryClient.setQueryData<Game>(queryKeys.game(game.uuid), (g) =>
+      g && g.participants !== players ? { ...g, participants: players } : g,
+    );
+  }, [players, queryClient, game.uuid]);
+
   const resultsReady = stage.kind === 'complete' && game.state === 'complete';
   useEffect(() => {
     if (resultsReady) setAnnouncement('Results are ready.');
@@ -161,7 +169,7 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
     <section
       ref={panel}
       id="lobby"
-      className={`card live-panel live-${stage.kind}`}
+      className={`card live-panel is-${stage.kind}`}
       aria-label="Live game"
       tabIndex={-1}
     >
@@ -174,7 +182,7 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
           {game.name}
           {representing && <span className="live-bar-team">Playing for {representing}</span>}
         </span>
-        {stage.kind !== 'lobby' && <PlayerCount players={players} inLobby={false} />}
+        {stage.kind !== 'lobby' && <PlayerCount players={players} inLobby={false} compact />}
       </header>
       {connection === 'reconnecting' && (
         <p className="live-connection" role="status">

@@ -1,5 +1,5 @@
 import { COUNTDOWN_REFRESH_MS, type Game, type LiveAnswer, type LiveQuestionEvent } from '@hunch/contract';
-import { countdownText } from '@hunch/rules';
+import { countdownText, LIVE_COUNTDOWN_MS } from '@hunch/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
@@ -12,8 +12,18 @@ import { answerText } from './live-question';
 /** How often the game is fetched anew while its results are pending, in case a push is missed. */
 const RESULTS_POLL_MS = 3_000;
 
-export function PlayerCount({ players, inLobby }: { players: number | null; inLobby: boolean }) {
+export function PlayerCount({
+  players,
+  inLobby,
+  compact = false,
+}: {
+  players: number | null;
+  inLobby: boolean;
+  /** In the panel's bar: on a phone only the number shows (the word stays for screen readers). */
+  compact?: boolean;
+}) {
   if (players === null) return null;
+  const word = players === 1 ? 'player' : 'players';
   return (
     <p className="live-players">
       <span className="live-players-icon" aria-hidden="true">
@@ -22,8 +32,11 @@ export function PlayerCount({ players, inLobby }: { players: number | null; inLo
         <span />
       </span>
       <span>
-        <strong>{players.toLocaleString('en-US')}</strong> {players === 1 ? 'player' : 'players'}
-        {inLobby ? ' in the lobby' : ''}
+        <strong>{players.toLocaleString('en-US')}</strong>{' '}
+        <span className={compact ? 'live-players-word' : undefined}>
+          {word}
+          {inLobby ? ' in the lobby' : ''}
+        </span>
       </span>
     </p>
   );
@@ -79,7 +92,8 @@ export function LobbyScreen({
 /** Game started: the big 5-4-3-2-1. */
 export function CountdownScreen({ endsAt }: { endsAt: number }) {
   const now = useNow(100).getTime();
-  const left = Math.ceil((endsAt - now) / 1000);
+  // `now` may lag a just-refined end by one tick: never count from above the countdown's length.
+  const left = Math.min(Math.ceil((endsAt - now) / 1000), Math.round(LIVE_COUNTDOWN_MS / 1000));
   return (
     <div className="live-screen live-countdown">
       <p className="live-kicker">Game started!</p>

@@ -5,7 +5,7 @@ import { useNow } from '../games/use-now';
 const ANNOUNCE_AT_S = [10, 5] as const;
 /** A threshold this close to the start announcement would only talk over it. */
 const ANNOUNCE_GAP_S = 2;
-/** Below this many seconds the bar and the number turn urgent. */
+/** The last seconds turn the bar and the number urgent: 5 s, or a third of a short question. */
 const URGENT_S = 5;
 
 const secondsText = (s: number) => (s === 1 ? '1 second' : `${s} seconds`);
@@ -28,7 +28,7 @@ interface QuestionTimerProps {
 export function QuestionTimer({ deadline, totalMs, label, announce }: QuestionTimerProps) {
   const now = useNow(100).getTime();
   const left = Math.max(0, deadline - now);
-  const secs = Math.ceil(left / 1000);
+  const secs = Math.min(Math.ceil(left / 1000), Math.ceil(totalMs / 1000));
   const fraction = totalMs > 0 ? Math.min(1, left / totalMs) : 0;
   const said = useRef<{ start: number; done: Set<number> } | null>(null);
 
@@ -46,7 +46,7 @@ export function QuestionTimer({ deadline, totalMs, label, announce }: QuestionTi
     }
   }, [secs, label, announce]);
 
-  const urgent = secs <= URGENT_S;
+  const urgent = secs <= Math.min(URGENT_S, Math.ceil(totalMs / 3000));
   return (
     <div className={urgent ? 'live-timer is-urgent' : 'live-timer'}>
       <div className="live-timer-track" aria-hidden="true">
