@@ -227,6 +227,7 @@ describe('live game: two players', () => {
                   if (player === a) await saveScreenshot(page, 'live-question-390x844', false);
                   else await saveScreenshot(page, 'live-question-1280x800', false);
                 }
+                if (i === 2 && player === a) await saveScreenshot(page, 'live-slider-390x844', false);
                 const picked = await answer(page, player === a ? 0 : 1);
                 if (i === 2 && player === a) await saveScreenshot(page, 'live-locked-slider-390x844', false);
 

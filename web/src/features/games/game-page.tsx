@@ -123,7 +123,7 @@ function GameView({ game }: { game: Game }) {
 
   return (
     <article className={live ? 'page game-page is-live' : 'page game-page'}>
-      {live && <LivePanel game={game} subcommunity={subcommunity || null} />}
+      {live && <LivePanel key={game.uuid} game={game} subcommunity={subcommunity || null} />}
       <GameHeader game={game} />
       {params.get('complete') === '1' && <FinishedBanner game={game} />}
       <div className="game-columns">

@@ -156,6 +156,7 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
             stored={stage.last ? state.answers[stage.last.i] : undefined}
             total={total}
             joined={joined === true}
+            error={stage.last && state.answerError?.i === stage.last.i ? state.answerError.text : null}
           />
         );
         break;

@@ -111,7 +111,12 @@ function SliderAnswer({
   return (
     <form className="live-slider" onSubmit={submit}>
       <SliderInput question={question} value={value} onChange={setValue} headingId={headingId} />
-      <button type="submit" className="button button-primary button-block" disabled={locked}>
+      {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus while sending. */}
+      <button
+        type="submit"
+        className="button button-primary button-block"
+        aria-disabled={locked || undefined}
+      >
         Submit Answer
       </button>
     </form>
@@ -139,11 +144,12 @@ export function LiveQuestion(props: LiveQuestionProps) {
     }
   }, []);
 
-  // The slider's submit button goes away once locked: keep the focus on what replaced it.
-  const hadFocus = useRef(false);
+  // The slider's form goes away once the answer is locked: a keyboard user's focus moves to the
+  // status that replaced it.
+  const focusStatus = useRef(false);
   useEffect(() => {
-    if (stored && isSlider && hadFocus.current) status.current?.focus({ preventScroll: true });
-  }, [stored, isSlider]);
+    if (stored && focusStatus.current) status.current?.focus({ preventScroll: true });
+  }, [stored]);
 
   return (
     <div className="live-screen live-question">
@@ -170,21 +176,16 @@ export function LiveQuestion(props: LiveQuestionProps) {
             Your answer: <strong>{answerText(question, stored)}</strong>
           </p>
         ) : (
-          <div
-            onFocusCapture={() => {
-              hadFocus.current = true;
+          <SliderAnswer
+            question={question}
+            locked={locked}
+            onSubmit={(n) => {
+              const active = document.activeElement;
+              focusStatus.current = !!active && active !== document.body;
+              onAnswer({ question_i: question.i, choice_i: null, number_answer: n });
             }}
-            onBlurCapture={() => {
-              hadFocus.current = false;
-            }}
-          >
-            <SliderAnswer
-              question={question}
-              locked={locked}
-              onSubmit={(n) => onAnswer({ question_i: question.i, choice_i: null, number_answer: n })}
-              headingId={headingId}
-            />
-          </div>
+            headingId={headingId}
+          />
         )
       ) : (
         <ChoiceButtons

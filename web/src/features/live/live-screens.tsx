@@ -114,11 +114,14 @@ export function BetweenScreen({
   stored,
   total,
   joined,
+  error,
 }: {
   last: LiveQuestionEvent | null;
   stored: LiveAnswer | undefined;
   total: number;
   joined: boolean;
+  /** Why the answer to the last question did not count ('Too late: ...'). */
+  error: string | null;
 }) {
   const wasLast = last !== null && last.i >= total - 1;
   return (
@@ -139,6 +142,11 @@ export function BetweenScreen({
           ) : (
             'No answer this time.'
           )}
+        </p>
+      )}
+      {error && !stored && (
+        <p className="form-error" role="alert">
+          {error}
         </p>
       )}
       <p className="live-waiting">
