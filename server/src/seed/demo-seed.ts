@@ -57,6 +57,14 @@ export async function seedDemoIfEmpty(
       ),
     );
   }
+  for (const [k, set] of questionSets.entries()) {
+    await storeImage(
+      ctx.uploadsDir,
+      'questions',
+      await badgeImage(set.theme.slice(0, 1).toUpperCase() + set.theme.slice(1, 2), 30 + k * 55, 'questions'),
+      `${set.theme}.jpg`,
+    );
+  }
   const demoHash = await hashPassword(DEMO_LOGIN.password);
   await ctx.db.transaction(async (tx) => {
     const rnd = seededRandom(20261122);
@@ -221,8 +229,14 @@ async function seedGames(
   images: Map<string, string>,
 ): Promise<void> {
   const w = windows(ctx.now().getTime());
-  const setFor = (endpoint: string): QuestionSet =>
-    questionSets.find((s) => s.theme === (themeFor[endpoint] ?? 'general')) ?? questionSets[0]!;
+  // Each set's opening question carries a picture (generated before the transaction, as `{theme}.jpg`).
+  const setFor = (endpoint: string): QuestionSet => {
+    const set = questionSets.find((s) => s.theme === (themeFor[endpoint] ?? 'general')) ?? questionSets[0]!;
+    return {
+      ...set,
+      questions: set.questions.map((q, i) => (i === 0 ? { ...q, image: `${set.theme}.jpg` } : q)),
+    };
+  };
   for (const c of demoCommunities) {
     const communityId = ids.get(c.endpoint)!;
     const image = images.get(`game:${c.endpoint}`);
