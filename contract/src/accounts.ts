@@ -15,6 +15,8 @@ export const accountMessages = {
   genderInvalid: 'Gender must be at most 20 characters',
   loginRequired: 'Username and password are required',
   badCredentials: 'Incorrect username or password',
+  /** A write refused for its CSRF token: the web fetches a fresh token and retries once. */
+  csrfRefused: 'Your security token is missing or expired. Reload the page and try again.',
 } as const;
 
 export const usernameSchema = z

@@ -71,4 +71,3 @@ export interface GameClientToServer {
   lobby: (ack: (joined: boolean) => void) => void;
   answer: (answer: LiveAnswer, ack: (result: LiveAnswerAck) => void) => void;
 }
-

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageBracket, ageOn, isOldEnough } from './age';
+import { ageBracket, ageOn, isInFuture, isOldEnough } from './age';
 
 const day = (s: string) => new Date(`${s}T12:00:00Z`);
 
@@ -24,8 +24,11 @@ describe('age', () => {
     expect(ageOn('2014-11-22', new Date('2026-11-21T23:59:59Z'))).toBe(11);
   });
 
-  it('is negative for a birth date in the future', () => {
-    expect(ageOn('2030-01-01', day('2026-11-22'))).toBeLessThan(0);
+  it('tells a birth date in the future, even one under a year ahead', () => {
+    expect(isInFuture('2026-11-23', day('2026-11-22'))).toBe(true);
+    expect(isInFuture('2026-12-22', day('2026-11-22'))).toBe(true);
+    expect(isInFuture('2026-11-22', day('2026-11-22'))).toBe(false);
+    expect(isInFuture('2000-01-01', day('2026-11-22'))).toBe(false);
   });
 
   it.each([

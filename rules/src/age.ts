@@ -12,6 +12,11 @@ export function ageOn(dateOfBirth: string, today: Date): number {
   return differenceInYears(day, birth);
 }
 
+/** A birth date after `today` (UTC calendar day) is no valid date of birth. */
+export function isInFuture(dateOfBirth: string, today: Date): boolean {
+  return dateOfBirth > today.toISOString().slice(0, 10);
+}
+
 export function isOldEnough(dateOfBirth: string, today: Date): boolean {
   return ageOn(dateOfBirth, today) >= MIN_AGE;
 }

@@ -1,3 +1,4 @@
+import { accountMessages } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegBytes, registerPlayer, registrationFields } from '../test/factories';
 import { multipart, startTestApp, type TestApp } from '../test/test-app';
@@ -33,6 +34,7 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
         ['DoB', '2014-11-23', 403, 'Age 12+ required'],
         ['DoB', '2023-02-29', 400, 'Invalid date of birth'],
         ['DoB', '2030-01-01', 400, 'Invalid date of birth'],
+        ['DoB', '2026-12-22', 400, 'Invalid date of birth'], // under a year ahead: still the future
         ['DoB', 'yesterday', 400, 'Invalid date of birth'],
       ];
       for (const [field, value, status, text] of cases) {

@@ -7,7 +7,7 @@ import {
   usernameSchema,
   zipcodeSchema,
 } from '@hunch/contract';
-import { ageOn, isOldEnough } from '@hunch/rules';
+import { ageOn, isInFuture, isOldEnough } from '@hunch/rules';
 import { badgeImage, storeImage } from '../assets/images';
 import { addMembership } from '../communities/community-queries';
 import type { Db, Queryable } from '../db/database';
@@ -50,7 +50,7 @@ export async function checkRegistrationField(
         : { status: 404, body: accountMessages.zipcodeUnknown };
     }
     case 'DoB': {
-      if (!dateOfBirthSchema.safeParse(value).success || ageOn(value, today) < 0) {
+      if (!dateOfBirthSchema.safeParse(value).success || isInFuture(value, today)) {
         return { status: 400, body: accountMessages.dobInvalid };
       }
       return isOldEnough(value, today)
@@ -123,7 +123,7 @@ export async function registerUser(
   uploadsDir: string,
   today: Date,
 ): Promise<number> {
-  if (ageOn(form.date_of_birth, today) < 0) throw new HttpError(400, accountMessages.dobInvalid);
+  if (isInFuture(form.date_of_birth, today)) throw new HttpError(400, accountMessages.dobInvalid);
   if (!isOldEnough(form.date_of_birth, today)) throw new HttpError(403, accountMessages.tooYoung);
   const group = geoGroupFor(form.zipcode);
   if (!group) throw new HttpError(404, accountMessages.zipcodeUnknown);

@@ -50,7 +50,8 @@ export async function userIdForToken(db: Queryable, token: string): Promise<numb
 export function installSessions(app: FastifyInstance, db: Db): void {
   app.decorateRequest('userId', null);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+    // The matched route, not the raw URL: an encoded path ('/%61pi/…') routes to the API too.
+    if (!request.routeOptions.url?.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];
     if (token && token.length < 100) request.userId = await userIdForToken(db, token);
   });

@@ -1,3 +1,4 @@
+import { accountMessages } from '@hunch/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './http-error';
 
@@ -12,8 +13,8 @@ const friendly: Record<string, string> = {
   FST_FIELDS_LIMIT: 'Too many form fields',
   FST_PARTS_LIMIT: 'Too many form parts',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'Expected a multipart form',
-  FST_CSRF_INVALID_TOKEN: 'Your security token is missing or expired. Reload the page and try again.',
-  FST_CSRF_MISSING_SECRET: 'Your security token is missing or expired. Reload the page and try again.',
+  FST_CSRF_INVALID_TOKEN: accountMessages.csrfRefused,
+  FST_CSRF_MISSING_SECRET: accountMessages.csrfRefused,
 };
 
 /** Every error leaves as text/plain: a 4xx with a clear sentence, or a bare 500 that is logged. */

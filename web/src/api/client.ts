@@ -1,3 +1,4 @@
+import { accountMessages } from '@hunch/contract';
 /**
  * The one fetch client. Same-origin cookies carry the session; every state-changing call carries the
  * CSRF token from GET /api/csrf. Error answers are text/plain human messages, so an ApiError's message
@@ -78,6 +79,8 @@ async function sendOnce(method: HttpMethod, path: string, body: RequestBody): Pr
 export async function send(method: HttpMethod, path: string, body?: RequestBody): Promise<Response> {
   const res = await sendOnce(method, path, body);
   if (res.status !== 403 || method === 'GET') return res;
+  // Only a refused security token is worth a retry; other 403s (too young, game closed) are final.
+  if ((await res.clone().text()) !== accountMessages.csrfRefused) return res;
   forgetCsrfToken();
   return sendOnce(method, path, body);
 }

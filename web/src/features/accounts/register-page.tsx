@@ -9,7 +9,7 @@ import {
   usernameSchema,
   zipcodeSchema,
 } from '@hunch/contract';
-import { isOldEnough } from '@hunch/rules';
+import { isInFuture, isOldEnough } from '@hunch/rules';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -40,6 +40,7 @@ const checks: Record<CheckField | 'password', LocalCheck> = {
   zipcode: schemaCheck(zipcodeSchema),
   DoB: (value) =>
     schemaCheck(dateOfBirthSchema)(value) ??
+    (isInFuture(value, new Date()) ? accountMessages.dobInvalid : null) ??
     (isOldEnough(value, new Date()) ? null : accountMessages.tooYoung),
   password: schemaCheck(passwordSchema),
 };

@@ -56,7 +56,7 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
       try {
         entry = await enter.mutateAsync(hasSubcommunities ? subcommunity : null);
       } catch {
-        return; // The refusal is shown below the button; nothing else happens (spec §8).
+        return; // A failed join returns false and nothing happens (spec §8).
       }
     }
     navigate(questionsPath(game, firstUnanswered(entry)));
@@ -73,6 +73,11 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
         void startEntry();
         return;
       case 'lobby':
+        // Joining the lobby enters the game, and the subcommunity is locked from then on.
+        if (!participation && hasSubcommunities) {
+          const name = game.subcommunities[subcommunity] ?? subcommunity;
+          if (!window.confirm(`Represent ${name} in ${game.name}?`)) return;
+        }
         navigate({ search: location.search, hash: 'lobby' });
         return;
       case 'results':
@@ -84,7 +89,7 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
   };
 
   const busy = membership.isPending || enter.isPending;
-  const error = membership.error ?? enter.error;
+  const error = membership.error;
   return (
     <div className="game-action">
       <button

@@ -71,9 +71,6 @@ export function useLiveGame({
       reconnectionDelay: SOCKET_RECONNECT_MIN_MS,
       reconnectionDelayMax: SOCKET_RECONNECT_MAX_MS,
       timeout: SOCKET_TIMEOUT_MS,
-      transports: ['websocket'],
-      // Its own connection: the transport and timings above apply, and closing it closes it all.
-      forceNew: true,
     });
     socketRef.current = socket;
 
