@@ -112,9 +112,9 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
-/** CPU seconds of every PostgreSQL process on this machine (other databases' work included). */
-export function postgresCpuSeconds(): number {
-  let sum = 0;
+/** CPU seconds of each PostgreSQL process on this machine (other databases' work included), by pid. */
+export function postgresCpu(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -122,8 +122,16 @@ export function postgresCpuSeconds(): number {
     } catch {
       continue;
     }
-    sum += cpuSeconds(Number(entry)) ?? 0;
+    const cpu = cpuSeconds(Number(entry));
+    if (cpu !== undefined) byPid.set(Number(entry), cpu);
   }
+  return byPid;
+}
+
+/** PostgreSQL CPU seconds used since `before` (processes that ended meanwhile are not counted). */
+export function postgresCpuSince(before: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, cpu] of postgresCpu()) sum += cpu - (before.get(pid) ?? 0);
   return sum;
 }
 

@@ -18,7 +18,8 @@ import {
   fmtMs,
   machineCpu,
   percentile,
-  postgresCpuSeconds,
+  postgresCpu,
+  postgresCpuSince,
   printTable,
   sleep,
   spawnNode,
@@ -399,9 +400,14 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
 
     // The machine may be shared: other load skews every figure below, so measure it first.
     const idle0 = machineCpu();
+    const self0 = process.cpuUsage();
     await sleep(2_000);
     const idle1 = machineCpu();
-    const otherLoad = (idle1.busy - idle0.busy) / Math.max(1, idle1.total - idle0.total);
+    const self = process.cpuUsage(self0);
+    // Jiffies are 1/100 s; our own (idle) process is not "other load".
+    const selfJiffies = (self.user + self.system) / 10_000;
+    const otherLoad =
+      Math.max(0, idle1.busy - idle0.busy - selfJiffies) / Math.max(1, idle1.total - idle0.total);
     console.log(`  machine CPU busy before the run (other load): ${(otherLoad * 100).toFixed(0)} %`);
     if (otherLoad > 0.15) {
       console.warn('  WARNING: other processes keep this machine busy; latencies will be inflated by them.');
@@ -429,7 +435,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const tConnect = Date.now();
     const cpuConnect0 = {
       server: cpuSeconds(server.child.pid),
-      pg: postgresCpuSeconds(),
+      pg: postgresCpu(),
       machine: machineCpu(),
     };
     const pool = await startWorkers(
@@ -458,7 +464,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const handshakesMs = Math.max(...pool.ready.map((r) => r.elapsedMs));
     const serverCpuConnect = (cpuSeconds(server.child.pid) ?? 0) - (cpuConnect0.server ?? 0);
     const workersCpuConnect = pool.children.map((c) => cpuSeconds(c.pid));
-    const pgCpuConnect = postgresCpuSeconds() - cpuConnect0.pg;
+    const pgCpuConnect = postgresCpuSince(cpuConnect0.pg);
     const machineConnect = machineCpu();
     const machineBusyConnect =
       (machineConnect.busy - cpuConnect0.machine.busy) /
@@ -496,7 +502,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const q0 = Date.now();
     const cpu0 = {
       server: cpuSeconds(server.child.pid),
-      pg: postgresCpuSeconds(),
+      pg: postgresCpu(),
       workers: pool.children.map((c) => cpuSeconds(c.pid)),
       machine: machineCpu(),
     };
@@ -505,7 +511,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const qWall = Date.now() - q0;
     const machine1 = machineCpu();
     const serverCpu = (cpuSeconds(server.child.pid) ?? 0) - (cpu0.server ?? 0);
-    const pgCpu = postgresCpuSeconds() - cpu0.pg;
+    const pgCpu = postgresCpuSince(cpu0.pg);
     const workerCpu = pool.children.map((c, i) => (cpuSeconds(c.pid) ?? 0) - (cpu0.workers[i] ?? 0));
     const machineBusy = (machine1.busy - cpu0.machine.busy) / (machine1.total - cpu0.machine.total);
 
@@ -525,6 +531,9 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     await stopChild(server.child, 5_000);
 
     const fanout = summarize(reports.flatMap((r) => r.fanout));
+    const byQuestion = schedule.secs.map((_, i) =>
+      summarize(reports.flatMap((r) => r.fanoutByQuestion[i] ?? [])),
+    );
     const ack = summarize(reports.flatMap((r) => r.ack));
     const ackOk = reports.reduce((a, r) => a + r.ackOk, 0);
     const ackFailed = reports.reduce((a, r) => a + r.ackFailed, 0);
@@ -634,6 +643,10 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
           'question fan-out latency p50 / p99 / max',
           `${triple(fanout)}  (${fanout.n} receipts of ${expectedReceipts} expected)`,
         ],
+        ...byQuestion.map((q, i): [string, string] => [
+          `  question ${i + 1} p50 / p99 / max`,
+          `${triple(q)}  (${q.n})`,
+        ]),
         ['answer ack latency p50 / p99', `${fmtMs(ack.p50)} / ${fmtMs(ack.p99)}  (max ${fmtMs(ack.max)})`],
         ['answers sent / acknowledged ok / failed', `${answersSent} / ${ackOk} / ${ackFailed}`],
         ['answer errors', describeCounts(ackErrors)],

@@ -59,6 +59,8 @@ export interface WorkerReport {
   type: 'report';
   /** receipt − asked_at (hunch) or receipt − sent_at (ws), ms, one per received question. */
   fanout: number[];
+  /** The same, per question index (hunch only). */
+  fanoutByQuestion: number[][];
   /** Bytes of one question payload as JSON (for the baseline's message size). */
   payloadBytes: number;
   /** Answer send → ack, ms (acks that came back, ok or not). */

@@ -24,6 +24,7 @@ const stats = {
   failed: 0,
   errors: {} as Record<string, number>,
   fanout: [] as number[],
+  fanoutByQuestion: [] as number[][],
   payloadBytes: 0,
   ack: [] as number[],
   answersSent: 0,
@@ -98,6 +99,8 @@ function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
   socket.on('question', (q) => {
     const receivedAt = Date.now();
     stats.fanout.push(receivedAt - q.asked_at);
+    stats.fanoutByQuestion[q.i] ??= [];
+    stats.fanoutByQuestion[q.i]!.push(receivedAt - q.asked_at);
     if (!stats.payloadBytes) stats.payloadBytes = Buffer.byteLength(JSON.stringify(q));
     if (expectedAskedAt && expectedAskedAt[q.i] !== q.asked_at) stats.unexpectedAskedAt++;
     pendingAnswers++;
