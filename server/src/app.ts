@@ -26,7 +26,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
-    maxParamLength: 200,
+    routerOptions: { maxParamLength: 200 },
     // Errors Fastify raises before routing (an over-long path parameter) also leave as plain text.
     frameworkErrors: (error, _request, reply) => {
       const status =

@@ -8,7 +8,6 @@ import {
 import { answerInTime, livePhaseAt } from '@hunch/rules';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../app-context';
-import { loadGame } from '../games/game-queries';
 import { validateAnswer } from '../games/participation';
 import { HttpError } from '../http/http-error';
 import { AnswerBatcher } from './answer-batcher';
@@ -32,8 +31,11 @@ export type LiveNamespace = Namespace<
 >;
 type LiveSocket = Socket<GameClientToServer, GameServerToClient, Record<string, never>, LiveSocketData>;
 
-const LATENCY_PROBE_MS = 5_000;
-const LOBBY_COUNT_THROTTLE_MS = 500;
+// A probe costs a send, an ack and a timer per player: every 15 s keeps the estimate fresh enough
+// without taxing a 10,000-player game.
+const LATENCY_PROBE_MS = 15_000;
+// Player counts go out at most every 2 s, and only when they changed.
+const LOBBY_COUNT_EVERY_MS = 2_000;
 
 /** Resolves the logged-in user of a socket handshake from its session cookie. */
 export type HandshakeUser = (cookieHeader: string | undefined) => Promise<number | null>;
@@ -48,26 +50,36 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
   const batcher = new AnswerBatcher(ctx.db);
   const parent = io.of(GAME_NAMESPACE_PATTERN) as unknown as LiveNamespace;
   const countTimers = new Map<string, NodeJS.Timeout>();
+  const counts = new Map<string, { n: number; at: number; sent: number }>();
 
   const gameIdOf = (nsp: { name: string }) => nsp.name.slice('/game/'.length);
 
+  /** Players in a game, counted in the database at most every 2 s per process. */
   async function playerCount(gameId: string): Promise<number> {
+    const hit = counts.get(gameId);
+    if (hit && Date.now() - hit.at < LOBBY_COUNT_EVERY_MS) return hit.n;
     const { rows } = await ctx.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM participations WHERE game_id = $1',
       [gameId],
     );
-    return rows[0]?.n ?? 0;
+    const n = rows[0]?.n ?? 0;
+    counts.set(gameId, { n, at: Date.now(), sent: hit?.sent ?? -1 });
+    return n;
   }
 
-  /** Tells everyone in the game how many players are in, at most twice a second. */
+  /** Tells everyone in the game how many players are in: at most every 2 s, and only on a change. */
   function announceCount(nsp: LiveNamespace, gameId: string) {
     if (countTimers.has(gameId)) return;
     countTimers.set(
       gameId,
       setTimeout(async () => {
         countTimers.delete(gameId);
-        nsp.emit('lobby_count', { count: await playerCount(gameId) });
-      }, LOBBY_COUNT_THROTTLE_MS),
+        const n = await playerCount(gameId);
+        const entry = counts.get(gameId);
+        if (!entry || entry.sent === n) return;
+        entry.sent = n;
+        nsp.emit('lobby_count', { count: n });
+      }, LOBBY_COUNT_EVERY_MS),
     );
   }
 
@@ -76,23 +88,21 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       const userId = await handshakeUser(socket.request.headers.cookie);
       if (userId === null) return next(new Error('Log in to play'));
       const gameId = gameIdOf(socket.nsp);
-      const game = await loadGame(ctx.db, gameId, ctx.now());
-      if (!game || !game.synchronous) return next(new Error('No such live game'));
-      const member = await ctx.db.query(
-        `SELECT 1 FROM memberships m JOIN communities c ON c.id = m.community_id WHERE m.user_id = $1 AND c.endpoint = $2`,
-        [userId, game.community.endpoint],
+      const info = await schedules.get(gameId);
+      if (!info) return next(new Error('No such live game'));
+      // Membership and any existing entry in one round trip.
+      const { rows } = await ctx.db.query<{ member: boolean; entry: number | null }>(
+        `SELECT EXISTS (SELECT 1 FROM memberships WHERE user_id = $1 AND community_id = $2) AS member,
+                (SELECT id FROM participations WHERE game_id = $3 AND user_id = $1) AS entry`,
+        [userId, info.communityId, gameId],
       );
-      if (member.rows.length === 0) return next(new Error(`Join ${game.community.name} to play`));
+      if (!rows[0]?.member) return next(new Error(`Join ${info.communityName} to play`));
       const sub = socket.handshake.query.subcommunity;
-      const entry = await ctx.db.query<{ id: number }>(
-        'SELECT id FROM participations WHERE game_id = $1 AND user_id = $2',
-        [gameId, userId],
-      );
       socket.data = {
         userId,
         gameId,
         subcommunity: typeof sub === 'string' && sub !== '' && sub !== 'null' ? sub.slice(0, 64) : null,
-        participationId: entry.rows[0]?.id ?? null,
+        participationId: rows[0].entry,
         rttMs: 100,
       };
       next();
@@ -144,22 +154,23 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
 
   async function joinLobby(socket: LiveSocket): Promise<boolean> {
     const { userId, gameId, subcommunity } = socket.data;
+    // Already entered (a reconnect, another tab): in, with the subcommunity chosen back then.
+    if (socket.data.participationId !== null) return true;
     const info = await schedules.get(gameId);
-    const game = await loadGame(ctx.db, gameId, ctx.now());
-    if (!info || !game) return false;
-    // Open: the lobby; standby: late joiners join the question in progress.
-    if (game.state !== 'open' && game.state !== 'standby') return false;
-    if (livePhaseAt(info.schedule, ctx.now().getTime()).kind === 'complete') return false;
-    const hasSubs = Object.keys(game.subcommunities).length > 0;
+    if (!info) return false;
+    // From the lobby's opening until the live part ends (late joiners join the question in progress).
+    const now = ctx.now().getTime();
+    if (now < info.openAt || livePhaseAt(info.schedule, now).kind === 'complete') return false;
     let subId: number | null = null;
-    if (hasSubs) {
-      if (!subcommunity || !game.subcommunities[subcommunity]) return false;
-      const joined = await ctx.db.query<{ id: number }>(
-        `SELECT c.id FROM communities c JOIN memberships m ON m.community_id = c.id AND m.user_id = $1 WHERE c.endpoint = $2`,
-        [userId, subcommunity],
+    if (info.subcommunities.size > 0) {
+      const sub = subcommunity ? info.subcommunities.get(subcommunity) : undefined;
+      if (!sub) return false;
+      const joined = await ctx.db.query(
+        'SELECT 1 FROM memberships WHERE user_id = $1 AND community_id = $2',
+        [userId, sub.id],
       );
-      if (!joined.rows[0]) return false;
-      subId = joined.rows[0].id;
+      if (joined.rows.length === 0) return false;
+      subId = sub.id;
     }
     const { rows } = await ctx.db.query<{ id: number }>(
       `INSERT INTO participations (game_id, user_id, subcommunity_id) VALUES ($1, $2, $3)

@@ -12,6 +12,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { queryKeys } from '../../api/query-keys';
+import { socketOptions } from '../../api/socket-options';
 
 type DataSocket = Socket<DataServerToClient, DataClientToServer>;
 
@@ -20,13 +21,7 @@ let socket: DataSocket | null = null;
 let holders = 0;
 
 function dataSocket(): DataSocket {
-  socket ??= io(DATA_NAMESPACE, {
-    path: '/socket.io',
-    autoConnect: false,
-    reconnectionDelay: SOCKET_RECONNECT_MIN_MS,
-    reconnectionDelayMax: SOCKET_RECONNECT_MAX_MS,
-    timeout: SOCKET_TIMEOUT_MS,
-  });
+  socket ??= io(DATA_NAMESPACE, { ...socketOptions, autoConnect: false });
   return socket;
 }
 

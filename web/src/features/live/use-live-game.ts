@@ -9,6 +9,7 @@ import {
 } from '@hunch/contract';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
+import { socketOptions } from '../../api/socket-options';
 import { initialLiveState, type LiveState, liveReducer } from './live-state';
 
 type GameSocket = Socket<GameServerToClient, GameClientToServer>;
@@ -66,11 +67,11 @@ export function useLiveGame({
   useEffect(() => {
     dispatch({ type: 'connecting' });
     const socket: GameSocket = io(gameNamespace(uuid), {
-      path: '/socket.io',
+      ...socketOptions,
       query: { subcommunity: subcommunity ?? '' },
-      reconnectionDelay: SOCKET_RECONNECT_MIN_MS,
-      reconnectionDelayMax: SOCKET_RECONNECT_MAX_MS,
-      timeout: SOCKET_TIMEOUT_MS,
+      // A manager of its own: sharing the /data socket's would drop this socket's query and close
+      // with it when the /data socket goes away.
+      forceNew: true,
     });
     socketRef.current = socket;
 
