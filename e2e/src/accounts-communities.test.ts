@@ -2,18 +2,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CHECK_WAIT,
   handleDialogs,
-  launchBrowser,
   newSession,
-  type RunningServer,
   saveScreenshot,
   saveScreenshots,
   solidPng,
-  startServer,
   step,
+  useServerAndBrowser,
+  WAIT,
   withFailureCapture,
 } from './harness';
 
@@ -21,10 +21,6 @@ import {
  * One journey through the accounts and communities screens (spec §2, §4, §5), as a new user would
  * take it, against the real server with the demo data and the built web app.
  */
-
-const WAIT = { timeout: 20_000, interval: 100 } as const;
-/** A server-checked field: 1 s debounce, then a round trip on a busy machine. */
-const CHECK_WAIT = { timeout: 30_000, interval: 100 } as const;
 
 const HOUSTON = 'Greater Houston, TX';
 const WARNING = 'Double-check account details! Account details currently cannot be changed or recovered.';
@@ -103,24 +99,18 @@ async function softEqual(page: Page, name: string, actual: unknown, expected: un
 }
 
 describe('accounts and communities: a new user', () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
+  const setup = useServerAndBrowser({ seed: true });
   let tempDir: string | undefined;
-
   beforeAll(async () => {
-    server = await startServer({ seed: true });
-    browser = await launchBrowser();
     tempDir = await mkdtemp(path.join(tmpdir(), 'hunch-e2e-files-'));
-  }, 180_000);
-
+  });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('signs up, filters and joins communities, edits the profile, logs out and back in via returnto', async () => {
-    if (!server || !browser || !tempDir) throw new Error('setup failed');
+    const { server, browser } = setup();
+    if (!tempDir) throw new Error('setup failed: no temp dir');
     const { context, page, problems } = await newSession(browser, server.baseUrl);
     const dialogs = handleDialogs(page);
     // Membership calls the server answered (a 403 is the client's one CSRF retry, not a second call).

@@ -1,13 +1,13 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
+  CHECK_WAIT,
   handleDialogs,
-  launchBrowser,
   newSession,
-  type RunningServer,
   saveScreenshots,
-  startServer,
   step,
+  useServerAndBrowser,
+  WAIT,
   withFailureCapture,
 } from './harness';
 
@@ -17,10 +17,6 @@ import {
  * subcommunity, answer every question (changing one), finish; then the results of a completed demo
  * game: player rankings with a second page, community rankings, and the breakdown with a filter.
  */
-
-const WAIT = { timeout: 20_000, interval: 100 } as const;
-/** A server-checked registration field: 1 s debounce, then a round trip on a busy machine. */
-const CHECK_WAIT = { timeout: 30_000, interval: 100 } as const;
 
 const OPEN_GAME = 'Clash: Sound vs Story';
 const DONE_GAME = 'Clash: Screens vs Pages';
@@ -56,21 +52,10 @@ async function bodyRows(table: Locator): Promise<string[][]> {
 const toNumber = (text: string) => Number(text.match(/-?[\d,]*\.?\d+/)?.[0]?.replace(/,/g, '') ?? Number.NaN);
 
 describe('games and results: a new user', () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    server = await startServer({ seed: true });
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  }, 60_000);
+  const setup = useServerAndBrowser({ seed: true });
 
   it('registers, joins, enters a clash for a team, answers and changes one, then reads the results of a completed game', async () => {
-    if (!server || !browser) throw new Error('setup failed');
+    const { server, browser } = setup();
     const { context, page, problems } = await newSession(browser, server.baseUrl);
     const dialogs = handleDialogs(page);
     const leaderboardPages: string[] = [];

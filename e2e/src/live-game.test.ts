@@ -1,15 +1,15 @@
-import type { Browser, Locator, Page, WebSocket } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page, WebSocket } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
-  launchBrowser,
+  CHECK_WAIT,
   newSession,
   PHONE,
-  type RunningServer,
   type Session,
   saveScreenshot,
   settle,
-  startServer,
   step,
+  useServerAndBrowser,
+  WAIT,
   withFailureCapture,
 } from './harness';
 
@@ -22,8 +22,6 @@ import {
 
 const QUESTION_S = 6;
 const QUESTIONS = 4;
-const WAIT = { timeout: 20_000, interval: 100 } as const;
-const CHECK_WAIT = { timeout: 30_000, interval: 100 } as const;
 /** Enough lobby time left for both players to get in and be counted before the start. */
 const MIN_LOBBY_LEFT_MS = 14_000;
 const SERIES_PATH = '/play/hunch-hq/hunch-live';
@@ -138,24 +136,13 @@ async function secondsLeft(page: Page): Promise<number> {
 }
 
 describe('live game: two players', () => {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    server = await startServer({
-      seed: true,
-      env: { LIVE_DEMO_EVERY_S: '45', LIVE_DEMO_LOBBY_S: '40', LIVE_DEMO_QUESTION_S: String(QUESTION_S) },
-    });
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  }, 60_000);
+  const setup = useServerAndBrowser({
+    seed: true,
+    env: { LIVE_DEMO_EVERY_S: '45', LIVE_DEMO_LOBBY_S: '40', LIVE_DEMO_QUESTION_S: String(QUESTION_S) },
+  });
 
   it('lobby, countdown, every question answered and locked, a reload resumes, results', async () => {
-    if (!server || !browser) throw new Error('setup failed');
+    const { server, browser } = setup();
     const stamp = Date.now().toString(36);
     const players: Player[] = [];
     for (const name of ['a', 'b']) {

@@ -6,9 +6,9 @@ import { SafeImg } from '../../shared/safe-img';
 import { useProfile } from '../accounts/use-profile';
 import { useParticipation } from '../games/game-api';
 import { formatAverage, rankClass } from './rank-style';
-import { rankedRows, useCommunityLeaderboard } from './results-api';
+import { useRankedBoard } from './ranked-board';
+import { useCommunityLeaderboard } from './results-api';
 import { hasSubcommunities, ToLeaderboard, useResultsGame } from './results-shell';
-import { useInfiniteScroll } from './use-infinite-scroll';
 
 /** results/communityLeaderboard: participating communities by average score. */
 export function CommunityLeaderboard() {
@@ -16,22 +16,8 @@ export function CommunityLeaderboard() {
   const profile = useProfile();
   const board = useCommunityLeaderboard(game.uuid);
   const participation = useParticipation(game.uuid, Boolean(profile));
-  const rows = rankedRows(board.data?.pages);
-  useInfiniteScroll({
-    hasMore: board.hasNextPage,
-    loading: board.isFetching,
-    loadMore: () => void board.fetchNextPage(),
-    size: rows.length,
-  });
-
-  if (board.isPending) return <Loading label="Loading community rankings…" />;
-  if (board.isError && rows.length === 0) {
-    return (
-      <p className="form-error" role="alert">
-        {errorText(board.error)}
-      </p>
-    );
-  }
+  const { rows, status } = useRankedBoard(board, 'Loading community rankings…');
+  if (status) return status;
   const mine = participation.data?.entry.subcommunity?.endpoint;
 
   return (

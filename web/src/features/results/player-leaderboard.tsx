@@ -8,9 +8,9 @@ import { SafeImg } from '../../shared/safe-img';
 import { useProfile } from '../accounts/use-profile';
 import { useParticipation } from '../games/game-api';
 import { formatPercentile, formatScore, rankClass } from './rank-style';
-import { type Ranked, rankedRows, usePlayerLeaderboard } from './results-api';
+import { useRankedBoard } from './ranked-board';
+import { type Ranked, usePlayerLeaderboard } from './results-api';
 import { hasSubcommunities, useResultsGame } from './results-shell';
-import { useInfiniteScroll } from './use-infinite-scroll';
 
 interface RowProps {
   item: Ranked<PlayerRow>;
@@ -73,22 +73,8 @@ export function PlayerLeaderboard() {
   const profile = useProfile();
   const board = usePlayerLeaderboard(game.uuid);
   const participation = useParticipation(game.uuid, Boolean(profile));
-  const rows = rankedRows(board.data?.pages);
-  useInfiniteScroll({
-    hasMore: board.hasNextPage,
-    loading: board.isFetching,
-    loadMore: () => void board.fetchNextPage(),
-    size: rows.length,
-  });
-
-  if (board.isPending) return <Loading label="Loading rankings…" />;
-  if (board.isError && rows.length === 0) {
-    return (
-      <p className="form-error" role="alert">
-        {errorText(board.error)}
-      </p>
-    );
-  }
+  const { rows, status } = useRankedBoard(board, 'Loading rankings…');
+  if (status) return status;
 
   const viewer = profile?.username.toLowerCase();
   const entry = participation.data?.entry;
