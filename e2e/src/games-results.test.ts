@@ -258,7 +258,10 @@ describe('games and results: a new user', () => {
         });
 
         await step('go back: a saved answer keeps submit disabled until it changes', async () => {
+          // Question 5's choice is not submitted: leaving it asks first (spec §2), and we leave.
+          const leaving = dialogs.next('accept');
           await page.getByRole('link', { name: 'Previous' }).click();
+          expect((await leaving).message).toBe('Leave this question? Your changed answer is not submitted yet.');
           await onQuestion(4);
           await expect.poll(() => slider.inputValue(), WAIT).toBe('8');
           expect(await submit.isDisabled()).toBe(true);

@@ -1,6 +1,7 @@
 import type { Game, Participation, QuestionItem, SavedAnswer } from '@hunch/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { useBlocker } from 'react-router';
 import { questionImageUrl } from '../../api/asset-urls';
 import { queryKeys } from '../../api/query-keys';
 import { SafeImg } from '../../shared/safe-img';
@@ -126,6 +127,13 @@ export function QuestionForm(props: QuestionFormProps) {
   const saved = participation.answers[String(question.i)];
   const [draft, setDraft] = useState<AnswerInput>(() => draftFor(question, saved));
   const [submitting, setSubmitting] = useState(false);
+  // Set by the player's own edits (a slider starts mid-range, which is no answer to protect).
+  const [touched, setTouched] = useState(false);
+  const saving = useRef(false);
+  const edit = (next: AnswerInput) => {
+    setTouched(true);
+    setDraft(next);
+  };
 
   const isPredict = question.type === 'predict' && question.question.slider !== null;
   const answered = isPredict ? draft.number_answer !== null : draft.choice_i !== null;
@@ -133,15 +141,28 @@ export function QuestionForm(props: QuestionFormProps) {
     ? draft.number_answer !== (saved?.number_answer ?? null)
     : draft.choice_i !== (saved?.choice_i ?? null);
 
+  // Spec §2: leaving the flow asks first. The browser's own prompt covers reloads and closing the
+  // tab; this covers links inside the app while an edited answer is not submitted yet.
+  const blocker = useBlocker(() => touched && answered && changed && !saving.current);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (window.confirm('Leave this question? Your changed answer is not submitted yet.')) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (!answered || !changed || submitting) return;
+    saving.current = true;
     setSubmitting(true);
     const stored = await submitAnswer(game, draft, participation.entry.subcommunity?.endpoint ?? null).catch(
       () => null,
     );
     setSubmitting(false);
-    if (!stored) return; // Spec §8: a refused answer silently does nothing.
+    if (!stored) {
+      saving.current = false;
+      return; // Spec §8: a refused answer silently does nothing.
+    }
     const choice =
       stored.choice_i === null ? null : (question.question.choices[stored.choice_i]?.text ?? null);
     queryClient.setQueryData<Participation | null>(queryKeys.participation(game.uuid), (p) =>
@@ -159,14 +180,14 @@ export function QuestionForm(props: QuestionFormProps) {
         <SliderInput
           question={question}
           value={draft.number_answer ?? 0}
-          onChange={(n) => setDraft({ ...draft, number_answer: n })}
+          onChange={(n) => edit({ ...draft, number_answer: n })}
           headingId={headingId}
         />
       ) : (
         <ChoiceInput
           question={question}
           value={draft.choice_i}
-          onChange={(i) => setDraft({ ...draft, choice_i: i })}
+          onChange={(i) => edit({ ...draft, choice_i: i })}
           headingId={headingId}
         />
       )}

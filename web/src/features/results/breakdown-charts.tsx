@@ -26,7 +26,16 @@ interface ChoiceDatum {
 }
 
 /** Choice percentages as horizontal bars; the correct (or favourite) choices in green, with a text marker. */
-export function ChoiceChart({ question, stats }: { question: QuestionItem; stats: QuestionStats }) {
+export function ChoiceChart({
+  question,
+  stats,
+  filtered,
+}: {
+  question: QuestionItem;
+  stats: QuestionStats;
+  /** A group filter is on: the marked favourite is still everyone's, which the label says. */
+  filtered: boolean;
+}) {
   const correct = new Set(stats.correct_choices);
   const known = question.question.choices.map((c) => c.text);
   // Choices as the question lists them, then any the statistics name that the question does not.
@@ -83,7 +92,9 @@ export function ChoiceChart({ question, stats }: { question: QuestionItem; stats
               {pct(d.per)} <span className="note">({d.ct.toLocaleString('en-US')})</span>
             </span>
             {d.correct && <span className="correct-mark">✓ correct</span>}
-            {d.correct && question.type === 'vote' && <span className="note"> crowd favourite</span>}
+            {d.correct && question.type === 'vote' && (
+              <span className="note">{filtered ? ' overall favourite' : ' crowd favourite'}</span>
+            )}
           </li>
         ))}
       </ul>

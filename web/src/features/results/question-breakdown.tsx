@@ -102,13 +102,14 @@ function QuestionCard(props: {
   question: QuestionItem;
   stats: QuestionStats;
   yours: string | null;
+  filtered: boolean;
 }) {
-  const { n, question, stats, yours } = props;
+  const { n, question, stats, yours, filtered } = props;
   let body: ReactNode;
   if (stats.withheld) body = <p className="withheld-note">Too few players in this group to show.</p>;
   else if (stats.n === 0) body = <p className="empty">No answers in this group.</p>;
   else if (question.type === 'predict') body = <HistogramChart question={question} stats={stats} />;
-  else body = <ChoiceChart question={question} stats={stats} />;
+  else body = <ChoiceChart question={question} stats={stats} filtered={filtered} />;
   return (
     <li className="card breakdown-card">
       <p className="eyebrow">
@@ -180,6 +181,7 @@ export function QuestionBreakdown() {
                 question={q}
                 stats={s}
                 yours={yourAnswerText(q, answers[String(q.i)])}
+                filtered={Boolean(filter.age || filter.geo || filter.community)}
               />
             );
           })}
