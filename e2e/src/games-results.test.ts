@@ -261,7 +261,9 @@ describe('games and results: a new user', () => {
           // Question 5's choice is not submitted: leaving it asks first (spec §2), and we leave.
           const leaving = dialogs.next('accept');
           await page.getByRole('link', { name: 'Previous' }).click();
-          expect((await leaving).message).toBe('Leave this question? Your changed answer is not submitted yet.');
+          expect((await leaving).message).toBe(
+            'Leave this question? Your changed answer is not submitted yet.',
+          );
           await onQuestion(4);
           await expect.poll(() => slider.inputValue(), WAIT).toBe('8');
           expect(await submit.isDisabled()).toBe(true);

@@ -47,8 +47,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
   });
   app.addHook('onRequest', (request, reply, done) => {
-    if (UNSAFE.has(request.method) && request.url.startsWith('/api/'))
-      app.csrfProtection(request, reply, done);
+    // Every unsafe method, whatever the path looks like: '/%61pi/…' reaches the same handlers.
+    if (UNSAFE.has(request.method)) app.csrfProtection(request, reply, done);
     else done();
   });
   await app.register(fastifyFormbody);

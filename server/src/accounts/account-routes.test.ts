@@ -175,12 +175,11 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
       expect(huge.body).toMatch(/too large/);
     });
 
-    it('requires the CSRF token', async () => {
-      const res = await t
-        .client()
-        .request('POST', '/api/register', { form: registrationFields() }, { csrf: false });
-      expect(res.statusCode).toBe(403);
-      expect(res.body).toMatch(/security token/);
+    it('requires the CSRF token, however the path is spelled', async () => {
+      for (const url of ['/api/register', '/%61pi/register', '/api/%72egister']) {
+        const res = await t.client().request('POST', url, { form: registrationFields() }, { csrf: false });
+        expect([url, res.statusCode, res.body]).toEqual([url, 403, accountMessages.csrfRefused]);
+      }
     });
   });
 

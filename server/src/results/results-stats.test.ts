@@ -142,7 +142,7 @@ describe.each(dbKinds)('question statistics on %s', (kind) => {
       expect(st.correct_choices).toEqual(all.stats[qi]!.correct_choices);
       expect(st.correct_numbers).toEqual(all.stats[qi]!.correct_numbers);
     }
-    expect((await stats('?geo=' + big.geo.beta)).stats.every((st) => st.withheld)).toBe(true);
+    expect((await stats(`?geo=${big.geo.beta}`)).stats.every((st) => st.withheld)).toBe(true);
   });
 
   it('filters by age bracket, geo-group (endpoint or name) and subcommunity', async () => {

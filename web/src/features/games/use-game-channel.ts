@@ -4,9 +4,6 @@ import {
   type DataServerToClient,
   type Game,
   type GameStateEvent,
-  SOCKET_RECONNECT_MAX_MS,
-  SOCKET_RECONNECT_MIN_MS,
-  SOCKET_TIMEOUT_MS,
 } from '@hunch/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';

@@ -3,9 +3,6 @@ import {
   type GameServerToClient,
   gameNamespace,
   type LiveAnswer,
-  SOCKET_RECONNECT_MAX_MS,
-  SOCKET_RECONNECT_MIN_MS,
-  SOCKET_TIMEOUT_MS,
 } from '@hunch/contract';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
