@@ -6,6 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CHECK_WAIT,
+  expectCleanSession,
   handleDialogs,
   newSession,
   saveScreenshot,
@@ -457,12 +458,7 @@ describe('accounts and communities: a new user', () => {
           await footer.getByRole('link', { name: 'Profile', exact: true }).waitFor();
         });
 
-        expect(dialogs.unexpected, 'dialogs nobody expected').toEqual([]);
-        expect(problems.pageErrors, 'uncaught errors in the page').toEqual([]);
-        expect(problems.serverErrors, '5xx answers').toEqual([]);
-        if (problems.consoleErrors.length > 0) {
-          console.warn(`console errors in the page:\n${problems.consoleErrors.join('\n')}`);
-        }
+        expectCleanSession(dialogs.unexpected, problems);
       });
     } finally {
       await context.close();

@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   CHECK_WAIT,
+  expectCleanSession,
   handleDialogs,
   newSession,
   saveScreenshots,
@@ -545,12 +546,7 @@ describe('games and results: a new user', () => {
 
         await saveScreenshots(page, 'breakdown-age');
 
-        expect(dialogs.unexpected, 'dialogs nobody expected').toEqual([]);
-        expect(problems.pageErrors, 'uncaught errors in the page').toEqual([]);
-        expect(problems.serverErrors, '5xx answers').toEqual([]);
-        if (problems.consoleErrors.length > 0) {
-          console.warn(`console errors in the page:\n${problems.consoleErrors.join('\n')}`);
-        }
+        expectCleanSession(dialogs.unexpected, problems);
       });
     } finally {
       await context.close();

@@ -12,4 +12,4 @@ export { handleDialogs, type SeenDialog } from './dialogs';
 export { artifactsDir, assertWebBuilt, repoRoot, webDist } from './paths';
 export { type Rgb, solidPng } from './png';
 export { type RunningServer, type StartServerOptions, startServer } from './server';
-export { CHECK_WAIT, useServerAndBrowser, WAIT } from './suite';
+export { CHECK_WAIT, expectCleanSession, useServerAndBrowser, WAIT } from './suite';

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser } from './browser';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchBrowser, type PageProblems } from './browser';
+import type { SeenDialog } from './dialogs';
 import { type RunningServer, type StartServerOptions, startServer } from './server';
 
 /** Locator and poll waits: generous, as the suite shares two cores with the server and Chromium. */
@@ -29,4 +30,14 @@ export function useServerAndBrowser(
     if (!server || !browser) throw new Error('setup failed: no server or browser');
     return { server, browser };
   };
+}
+
+/** The end of every journey: no dialog nobody expected, no uncaught page error, no 5xx answer. */
+export function expectCleanSession(unexpectedDialogs: readonly SeenDialog[], problems: PageProblems): void {
+  expect(unexpectedDialogs, 'dialogs nobody expected').toEqual([]);
+  expect(problems.pageErrors, 'uncaught errors in the page').toEqual([]);
+  expect(problems.serverErrors, '5xx answers').toEqual([]);
+  if (problems.consoleErrors.length > 0) {
+    console.warn(`console errors in the page:\n${problems.consoleErrors.join('\n')}`);
+  }
 }

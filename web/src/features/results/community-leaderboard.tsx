@@ -1,12 +1,10 @@
 import { Link } from 'react-router';
 import { communityImageUrl } from '../../api/asset-urls';
-import { errorText } from '../../api/client';
-import { Loading } from '../../shared/loading';
 import { SafeImg } from '../../shared/safe-img';
 import { useProfile } from '../accounts/use-profile';
 import { useParticipation } from '../games/game-api';
 import { formatAverage, rankClass } from './rank-style';
-import { useRankedBoard } from './ranked-board';
+import { BoardEnd, useRankedBoard } from './ranked-board';
 import { useCommunityLeaderboard } from './results-api';
 import { hasSubcommunities, ToLeaderboard, useResultsGame } from './results-shell';
 
@@ -80,14 +78,7 @@ export function CommunityLeaderboard() {
           </table>
         </div>
       )}
-      <div className="list-end" aria-live="polite">
-        {board.isFetchingNextPage && <Loading label="Loading more communities…" />}
-        {board.isError && (
-          <p className="form-error" role="alert">
-            {errorText(board.error)}
-          </p>
-        )}
-      </div>
+      <BoardEnd board={board} loadingLabel="Loading more communities…" />
     </section>
   );
 }

@@ -2,13 +2,11 @@ import type { PlayerRow } from '@hunch/contract';
 import { headToHeadText } from '@hunch/rules';
 import { Link } from 'react-router';
 import { userImageUrl } from '../../api/asset-urls';
-import { errorText } from '../../api/client';
-import { Loading } from '../../shared/loading';
 import { SafeImg } from '../../shared/safe-img';
 import { useProfile } from '../accounts/use-profile';
 import { useParticipation } from '../games/game-api';
 import { formatPercentile, formatScore, rankClass } from './rank-style';
-import { useRankedBoard } from './ranked-board';
+import { BoardEnd, useRankedBoard } from './ranked-board';
 import { type Ranked, usePlayerLeaderboard } from './results-api';
 import { hasSubcommunities, useResultsGame } from './results-shell';
 
@@ -131,13 +129,7 @@ export function PlayerLeaderboard() {
           </table>
         </div>
       )}
-      <div className="list-end" aria-live="polite">
-        {board.isFetchingNextPage && <Loading label="Loading more players…" />}
-        {board.isError && (
-          <p className="form-error" role="alert">
-            {errorText(board.error)}
-          </p>
-        )}
+      <BoardEnd board={board} loadingLabel="Loading more players…">
         {board.hasNextPage && !board.isFetching && (
           <button
             type="button"
@@ -152,7 +144,7 @@ export function PlayerLeaderboard() {
             {rows.length.toLocaleString('en-US')} {rows.length === 1 ? 'player' : 'players'} ranked.
           </p>
         )}
-      </div>
+      </BoardEnd>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { errorText } from '../../api/client';
 import { Loading } from '../../shared/loading';
 import { type Ranked, rankedRows } from './results-api';
@@ -32,4 +32,27 @@ export function useRankedBoard<T extends { r: number }>(
     );
   }
   return { rows, status };
+}
+
+/** The end of a board's list: a note while the next page loads, the error if one failed, and extras. */
+export function BoardEnd<T>({
+  board,
+  loadingLabel,
+  children,
+}: {
+  board: Board<T>;
+  loadingLabel: string;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="list-end" aria-live="polite">
+      {board.isFetchingNextPage && <Loading label={loadingLabel} />}
+      {board.isError && (
+        <p className="form-error" role="alert">
+          {errorText(board.error)}
+        </p>
+      )}
+      {children}
+    </div>
+  );
 }
