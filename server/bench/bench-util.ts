@@ -168,3 +168,26 @@ export function printTable(title: string, rows: [string, string][]): void {
   for (const [l, x] of rows) console.log(`${l.padEnd(w)}   ${x}`);
   console.log(line);
 }
+
+export interface Summary {
+  p50: number;
+  p99: number;
+  max: number;
+  n: number;
+}
+
+export function summarize(values: Iterable<number>): Summary {
+  const s = ascending(values);
+  return { p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1] ?? Number.NaN, n: s.length };
+}
+
+export const triple = (s: Summary) => `${fmtMs(s.p50)} / ${fmtMs(s.p99)} / ${fmtMs(s.max)}`;
+
+/** Adds the counts of `from` into `into`. */
+export function merge(into: Record<string, number>, from: Record<string, number>) {
+  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+}
+export const describeCounts = (m: Record<string, number>) =>
+  Object.entries(m)
+    .map(([k, v]) => `${v}× ${k}`)
+    .join(', ') || 'none';

@@ -1,38 +1,38 @@
-import type { ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { askedAt, deadlineOf, type LiveSchedule, liveEndsAt } from '@hunch/rules';
-import type { Db } from '../src/db/database';
 import { openPostgres } from '../src/db/postgres';
-import { createCommunity, createGame, createSeries } from '../src/hosting/authoring';
+import { BROADCAST_SLICES, type BroadcastRecord } from '../src/live/live-broadcast';
 import {
-  ascending,
   canRaiseFdLimit,
   cpuSeconds,
   createDatabase,
+  describeCounts,
   fdLimits,
   fmtMb,
   fmtMs,
   machineCpu,
-  percentile,
+  merge,
   postgresCpu,
   postgresCpuSince,
   printTable,
   sleep,
-  spawnNode,
   stopChild,
+  summarize,
+  triple,
 } from './bench-util';
-import type {
-  FromBaselineServer,
-  FromWorker,
-  ToBaselineServer,
-  ToWorker,
-  WorkerReady,
-  WorkerReport,
-} from './live-messages';
+import { printBaseline, runBaseline } from './live-baseline';
+import type { ToWorker } from './live-messages';
+import {
+  closeWorkers,
+  collectReports,
+  firstOf,
+  metrics,
+  Resources,
+  share,
+  startServer,
+  startWorkers,
+} from './live-processes';
+import { seedLiveGame } from './live-seed';
 
 export interface LiveBenchOptions {
   players: number;
@@ -47,307 +47,23 @@ export interface LiveBenchOptions {
 }
 
 const QUESTION_SECS = 10;
-const ANSWER_DELAY_MAX_MS = 5_000;
+/**
+ * When players answer, per question, in ms after they receive it. Nobody answers within a second:
+ * a question takes that long to read. The last question has everyone answer within one second
+ * (10,000 answers a second at 10,000 players) to show group commit under a burst.
+ */
+const ANSWER_WINDOWS: [number, number][] = [
+  [1_000, 6_000],
+  [1_000, 6_000],
+  [1_000, 6_000],
+  [1_000, 2_000],
+];
 const ACK_TIMEOUT_MS = 15_000;
 /**
- * From "everyone is in the lobby" to the start. The server caches a game's schedule for 30 s
- * (LiveScheduleCache) from the first connection on, so the moved start must lie more than 30 s
- * after the last cache fill for the conductor and the answer checks to see it.
+ * From "everyone is in the lobby" to the start. The server re-reads a game's schedule every 2 s
+ * before its start (LiveScheduleCache), so the moved start is seen well before it.
  */
-const START_LEAD_MS = 36_000;
-const BASELINE_BROADCASTS = 4;
-const BASELINE_GAP_MS = 2_500;
-
-const WORKER = path.join(import.meta.dirname, 'live-worker.ts');
-const WS_SERVER = path.join(import.meta.dirname, 'ws-baseline-server.ts');
-const MAIN = 'server/src/main.ts';
-
-interface Metrics {
-  heapUsed: number;
-  rss: number;
-  eventLoopP99Ms: number;
-  eventLoopMaxMs: number;
-}
-
-interface Summary {
-  p50: number;
-  p99: number;
-  max: number;
-  n: number;
-}
-
-function summarize(values: Iterable<number>): Summary {
-  const s = ascending(values);
-  return { p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1] ?? Number.NaN, n: s.length };
-}
-
-const triple = (s: Summary) => `${fmtMs(s.p50)} / ${fmtMs(s.p99)} / ${fmtMs(s.max)}`;
-
-function merge(into: Record<string, number>, from: Record<string, number>) {
-  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
-}
-const describeCounts = (m: Record<string, number>) =>
-  Object.entries(m)
-    .map(([k, v]) => `${v}× ${k}`)
-    .join(', ') || 'none';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** The next IPC message from a child matching `match`, or an error after `ms` or if it exits. */
-function nextMessage<T>(
-  child: ChildProcess,
-  match: (m: unknown) => m is T,
-  ms: number,
-  label: string,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    };
-    const onMessage = (m: unknown) => {
-      if (!match(m)) return;
-      done();
-      resolve(m);
-    };
-    const onExit = (code: number | null) => {
-      done();
-      reject(new Error(`${label}: process exited (${code})`));
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`${label}: no answer within ${Math.round(ms / 1000)} s`));
-    }, ms);
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-  });
-}
-
-const isType =
-  <T extends { type: string }>(type: T['type']) =>
-  (m: unknown): m is T =>
-    typeof m === 'object' && m !== null && (m as { type?: unknown }).type === type;
-
-/** Everything started by one run, so a failure or the time limit stops all of it. */
-class Resources {
-  children: ChildProcess[] = [];
-  dropDb: (() => Promise<void>) | undefined;
-  dirs: string[] = [];
-  db: Db | undefined;
-  private released = false;
-
-  async release(): Promise<void> {
-    if (this.released) return;
-    this.released = true;
-    await Promise.all(this.children.map((c) => stopChild(c, 3_000)));
-    await this.db?.close().catch(() => undefined);
-    await this.dropDb?.().catch((err) => console.error(`could not drop the bench database: ${err}`));
-    for (const d of this.dirs) await rm(d, { recursive: true, force: true });
-  }
-}
-
-async function startServer(
-  res: Resources,
-  databaseUrl: string,
-  fdLimit: number,
-  profileDir: string | undefined,
-): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'hunch-bench-'));
-  res.dirs.push(dataDir);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SEED_DEMO: '0',
-    BENCH_METRICS: '1',
-    LOG_LEVEL: 'warn',
-  };
-  delete env.REDIS_URL;
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
-  const child = spawnNode(['--max-old-space-size=4096', '--expose-gc', ...profile, '--import', 'tsx', MAIN], {
-    env,
-    fdLimit,
-  });
-  res.children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`the server exited at start (${child.exitCode})`);
-    try {
-      if ((await fetch(`${url}/api/_metrics`)).ok) return { url, child };
-    } catch {
-      /* not up yet */
-    }
-    await sleep(200);
-  }
-  throw new Error('the server did not start within 60 s (or serves no /api/_metrics: BENCH_METRICS)');
-}
-
-async function metrics(url: string, reset = false): Promise<Metrics> {
-  const r = await fetch(`${url}/api/_metrics${reset ? '?reset=1' : ''}`, {
-    signal: AbortSignal.timeout(30_000),
-  });
-  if (!r.ok) throw new Error(`/api/_metrics: ${r.status}`);
-  return (await r.json()) as Metrics;
-}
-
-/** One community with n members who each have a session `${tokenPrefix}${k}`, and one live game. */
-async function seed(db: Db, n: number, tokenPrefix: string): Promise<{ gameId: string }> {
-  const communityId = await createCommunity(db, { endpoint: 'bench-live', name: 'Bench Live Club' });
-  const seriesId = await createSeries(db, { communityId, endpoint: 'bench-live', name: 'Bench Live' });
-  await db.query(
-    `INSERT INTO users (username, username_key, email, email_key, password_hash, zipcode, date_of_birth, is_demo)
-     SELECT 'bench_' || k, 'bench_' || k, 'bench_' || k || '@bench.invalid', 'bench_' || k || '@bench.invalid',
-            '!', '77002', DATE '1990-01-01', true
-       FROM generate_series(0, $1::int - 1) k`,
-    [n],
-  );
-  await db.query(
-    `INSERT INTO memberships (user_id, community_id) SELECT id, $1 FROM users WHERE username_key LIKE 'bench\\_%'`,
-    [communityId],
-  );
-  await db.query(
-    `INSERT INTO sessions (token_hash, user_id, expires_at)
-     SELECT encode(sha256(convert_to($1 || k, 'UTF8')), 'hex'), u.id, now() + interval '1 day'
-       FROM generate_series(0, $2::int - 1) k JOIN users u ON u.username_key = 'bench_' || k`,
-    [tokenPrefix, n],
-  );
-  await db.exec('ANALYZE');
-  // The SQL hash must be the server's: sha256 hex of the cookie value.
-  const { rows } = await db.query<{ token_hash: string }>(
-    `SELECT s.token_hash FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.username_key = 'bench_0'`,
-  );
-  if (rows[0]?.token_hash !== createHash('sha256').update(`${tokenPrefix}0`).digest('hex')) {
-    throw new Error('session token hashes do not match the server’s');
-  }
-  const now = Date.now();
-  // Far ahead while players connect; moved to just ahead once all are in the lobby.
-  const standby = now + 30 * 60_000;
-  const colours = ['Red', 'Green', 'Blue', 'Yellow'].map((text) => ({ text }));
-  const gameId = await createGame(db, seriesId, {
-    name: 'Bench live game',
-    schedule: {
-      open: new Date(now - 60_000),
-      standby: new Date(standby),
-      complete: new Date(standby + 30 * 60_000),
-    },
-    synchronous: true,
-    questions: [
-      {
-        kind: 'vote',
-        text: 'Which colour do you like best?',
-        choices: colours,
-        secs_to_answer: QUESTION_SECS,
-      },
-      {
-        kind: 'guess',
-        text: 'Which colour will most players like best?',
-        choices: colours,
-        linked_vote_i: 0,
-        secs_to_answer: QUESTION_SECS,
-      },
-      {
-        kind: 'vote',
-        text: 'Tea or coffee?',
-        choices: [{ text: 'Tea' }, { text: 'Coffee' }, { text: 'Neither' }],
-        secs_to_answer: QUESTION_SECS,
-      },
-      {
-        kind: 'predict',
-        text: 'How many degrees will it be tomorrow at noon?',
-        slider: { min: -20, max: 45, step: 1, unit: '°C' },
-        secs_to_answer: QUESTION_SECS,
-      },
-    ],
-  });
-  return { gameId };
-}
-
-interface Pool {
-  children: ChildProcess[];
-  ready: WorkerReady[];
-}
-
-/** Starts the worker processes, hands each its share, waits until all report their handshakes done. */
-async function startWorkers(
-  res: Resources,
-  k: number,
-  start: (i: number) => ToWorker,
-  fdLimit: number,
-  deadlineMs: number,
-  label: string,
-  total: number,
-): Promise<Pool> {
-  const children = Array.from({ length: k }, () =>
-    spawnNode(['--max-old-space-size=4096', '--import', 'tsx', WORKER], { ipc: true, fdLimit }),
-  );
-  res.children.push(...children);
-  const progress = children.map(() => ({ connected: 0, joined: 0, failed: 0 }));
-  for (const [i, c] of children.entries()) {
-    c.on('message', (m: FromWorker) => {
-      if (m.type === 'progress') progress[i] = m;
-    });
-    c.send(start(i));
-  }
-  const t0 = Date.now();
-  const ticker = setInterval(() => {
-    const sum = progress.reduce(
-      (a, p) => ({
-        connected: a.connected + p.connected,
-        joined: a.joined + p.joined,
-        failed: a.failed + p.failed,
-      }),
-      { connected: 0, joined: 0, failed: 0 },
-    );
-    console.log(
-      `  ${label}: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${sum.connected}/${total} connected, ${sum.joined} ready, ${sum.failed} failed`,
-    );
-  }, 5_000);
-  // Past the deadline, go on with whoever is in (the table shows how many).
-  const deadline = setTimeout(() => {
-    console.log(
-      `  ${label}: deadline of ${Math.round(deadlineMs / 1000)} s reached; going on with those connected`,
-    );
-    for (const c of children) if (c.connected) c.send({ cmd: 'stop-connecting' } satisfies ToWorker);
-  }, deadlineMs);
-  try {
-    const ready = await Promise.all(
-      children.map((c, i) =>
-        nextMessage(c, isType<WorkerReady>('ready'), deadlineMs + 30_000, `${label} worker ${i}`),
-      ),
-    );
-    return { children, ready };
-  } finally {
-    clearTimeout(deadline);
-    clearInterval(ticker);
-  }
-}
-
-async function collectReports(pool: Pool, waitMs: number): Promise<WorkerReport[]> {
-  const reports = pool.children.map((c, i) =>
-    nextMessage(c, isType<WorkerReport>('report'), waitMs + 30_000, `report of worker ${i}`),
-  );
-  for (const c of pool.children) c.send({ cmd: 'report', waitMs } satisfies ToWorker);
-  return Promise.all(reports);
-}
-
-async function closeWorkers(pool: Pool): Promise<void> {
-  for (const c of pool.children) if (c.connected) c.send({ cmd: 'close' } satisfies ToWorker);
-  await Promise.all(pool.children.map((c) => stopChild(c, 5_000)));
-}
-
-const share = (n: number, k: number, i: number) => Math.floor((n * (i + 1)) / k) - Math.floor((n * i) / k);
-const firstOf = (n: number, k: number, i: number) => Math.floor((n * i) / k);
+const START_LEAD_MS = 8_000;
 
 const pct = (seconds: number | undefined, wallMs: number) =>
   seconds === undefined ? '—' : `${((seconds / (wallMs / 1000)) * 100).toFixed(0)} %`;
@@ -423,7 +139,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     res.db = db;
     const tokenPrefix = `${randomBytes(16).toString('hex')}_`;
     const tSeed = Date.now();
-    const { gameId } = await seed(db, n, tokenPrefix);
+    const { gameId } = await seedLiveGame(db, n, tokenPrefix, QUESTION_SECS);
     console.log(
       `  seeded ${n} users, memberships and sessions, game ${gameId} in ${((Date.now() - tSeed) / 1000).toFixed(1)} s`,
     );
@@ -450,7 +166,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
         from: firstOf(n, k, i),
         to: firstOf(n, k, i) + share(n, k, i),
         concurrency: opts.concurrency,
-        answerDelayMaxMs: ANSWER_DELAY_MAX_MS,
+        answerWindows: ANSWER_WINDOWS,
         ackTimeoutMs: ACK_TIMEOUT_MS,
         connectTimeoutMs: 60_000,
       }),
@@ -494,7 +210,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const asked = schedule.secs.map((_, i) => askedAt(schedule, i));
     for (const c of pool.children) c.send({ cmd: 'expect', askedAt: asked } satisfies ToWorker);
     console.log(
-      `  game starts in ${START_LEAD_MS / 1000} s (the server caches a schedule for 30 s); questions at +5, +19, +33, +47 s`,
+      `  game starts in ${START_LEAD_MS / 1000} s; questions at +5, +19, +33, +47 s`,
     );
 
     await sleep(asked[0]! - 1_500 - Date.now());
@@ -527,12 +243,24 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
         gameId,
       ])
     ).rows[0]!.n;
+    const broadcasts = (await (
+      await fetch(`${server.url}/api/_metrics/broadcasts`)
+    ).json()) as BroadcastRecord[];
     await closeWorkers(pool);
     await stopChild(server.child, 5_000);
 
-    const fanout = summarize(reports.flatMap((r) => r.fanout));
+    // The spec's fan-out runs from the server's emit: each question's broadcast record says when
+    // its first slice went out, relative to the asked_at the clients measured against.
+    const questionBroadcasts = schedule.secs.map((_, i) =>
+      broadcasts.find((b) => b.gameId === gameId && b.event === `question ${i}`),
+    );
+    const emitDelay = questionBroadcasts.map((b, i) => (b ? b.at - asked[i]! : 0));
+    const fromAskedAt = summarize(reports.flatMap((r) => r.fanout));
     const byQuestion = schedule.secs.map((_, i) =>
-      summarize(reports.flatMap((r) => r.fanoutByQuestion[i] ?? [])),
+      summarize(reports.flatMap((r) => (r.fanoutByQuestion[i] ?? []).map((x) => x - emitDelay[i]!))),
+    );
+    const fanout = summarize(
+      reports.flatMap((r) => r.fanoutByQuestion.flatMap((xs, i) => xs.map((x) => x - emitDelay[i]!))),
     );
     const ack = summarize(reports.flatMap((r) => r.ack));
     const ackOk = reports.reduce((a, r) => a + r.ackOk, 0);
@@ -551,68 +279,16 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const payloadBytes = reports.find((r) => r.payloadBytes)?.payloadBytes ?? 300;
     const lost = ackOk - stored;
 
-    // Baseline: a bare ws server, the same number of clients from the same kind of workers.
-    console.log('\n  baseline: bare ws server');
-    const wsServer = spawnNode(['--expose-gc', '--import', 'tsx', WS_SERVER], { ipc: true, fdLimit: fdNeed });
-    res.children.push(wsServer);
-    const { port } = await nextMessage(
-      wsServer,
-      isType<Extract<FromBaselineServer, { type: 'listening' }>>('listening'),
-      60_000,
-      'ws server',
-    );
-    const wsMetrics = async () => {
-      const m = nextMessage(
-        wsServer,
-        isType<Extract<FromBaselineServer, { type: 'metrics' }>>('metrics'),
-        30_000,
-        'ws metrics',
-      );
-      wsServer.send({ cmd: 'metrics' } satisfies ToBaselineServer);
-      return m;
-    };
-    const wsBefore = await wsMetrics();
-    const tWs = Date.now();
-    const wsPool = await startWorkers(
-      res,
-      k,
-      (i) => ({
-        cmd: 'start',
-        mode: 'ws',
-        url: `ws://127.0.0.1:${port}`,
-        count: share(n, k, i),
-        concurrency: opts.concurrency,
-        connectTimeoutMs: 60_000,
-      }),
-      Math.ceil(fdNeed / k) + 1_024,
-      connectDeadlineMs,
-      'ws connecting',
+    const baseline = await runBaseline(res, {
       n,
-    );
-    const wsConnectMs = Date.now() - tWs;
-    const wsConnected = wsPool.ready.reduce((a, r) => a + r.connected, 0);
-    const wsWith = await wsMetrics();
-    const sendLoops: number[] = [];
-    // seq -1 warms the send path up (the hunch server is warm from its lobby broadcasts); clients skip it.
-    for (let seq = -1; seq < BASELINE_BROADCASTS; seq++) {
-      const sent = nextMessage(
-        wsServer,
-        isType<Extract<FromBaselineServer, { type: 'sent' }>>('sent'),
-        30_000,
-        'ws broadcast',
-      );
-      wsServer.send({ cmd: 'broadcast', seq, bytes: payloadBytes } satisfies ToBaselineServer);
-      const loopMs = (await sent).loopMs;
-      if (seq >= 0) sendLoops.push(loopMs);
-      await sleep(BASELINE_GAP_MS);
-    }
-    const wsReports = await collectReports(wsPool, 0);
-    await closeWorkers(wsPool);
-    await stopChild(wsServer, 3_000);
-    const wsFanout = summarize(wsReports.flatMap((r) => r.fanout));
+      workers: k,
+      concurrency: opts.concurrency,
+      fdNeed,
+      connectDeadlineMs,
+      payloadBytes,
+    });
 
     const heapPerPlayer = (withPlayers.heapUsed - before.heapUsed) / Math.max(1, connected);
-    const wsHeapPer = (wsWith.heapUsed - wsBefore.heapUsed) / Math.max(1, wsConnected);
     const expectedReceipts = joinedAtEnd * 4;
     printTable(
       `Live game: ${n} players, ${k} client processes, 2 CPU cores shared by all (hunch = socket.io server, PostgreSQL)`,
@@ -640,14 +316,28 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
           `${fmtMs(withPlayers.eventLoopP99Ms)} / ${fmtMs(withPlayers.eventLoopMaxMs)}`,
         ],
         [
-          'question fan-out latency p50 / p99 / max',
+          'question fan-out (server emit → receipt) p50 / p99 / max',
           `${triple(fanout)}  (${fanout.n} receipts of ${expectedReceipts} expected)`,
         ],
-        ...byQuestion.map((q, i): [string, string] => [
-          `  question ${i + 1} p50 / p99 / max`,
-          `${triple(q)}  (${q.n})`,
-        ]),
+        ...byQuestion.map((q, i): [string, string] => {
+          const b = questionBroadcasts[i];
+          const loop = b
+            ? `emitted at asked_at + ${fmtMs(emitDelay[i]!)}, ${BROADCAST_SLICES} slices over ${fmtMs(b.totalMs)} (writing ${fmtMs(b.sendMs)})`
+            : 'no broadcast record';
+          return [`  question ${i + 1} p50 / p99 / max`, `${triple(q)}  (${q.n}); ${loop}`];
+        }),
+        [
+          'fan-out from asked_at p50 / p99 / max',
+          `${triple(fromAskedAt)}  (what a player loses of the clock)`,
+        ],
         ['answer ack latency p50 / p99', `${fmtMs(ack.p50)} / ${fmtMs(ack.p99)}  (max ${fmtMs(ack.max)})`],
+        ...ANSWER_WINDOWS.map(([from, to], i): [string, string] => {
+          const a = summarize(reports.flatMap((r) => r.ackByQuestion[i] ?? []));
+          return [
+            `  question ${i + 1} p50 / p99 / max`,
+            `${triple(a)}  (${a.n} answers sent ${from / 1000}–${to / 1000} s after receipt)`,
+          ];
+        }),
         ['answers sent / acknowledged ok / failed', `${answersSent} / ${ackOk} / ${ackFailed}`],
         ['answer errors', describeCounts(ackErrors)],
         ['answers stored in the DB', `${stored}`],
@@ -667,19 +357,8 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
         ['client disconnects before close', describeCounts(disconnects)],
       ],
     );
-    printTable(
-      `Baseline: bare ws server, same ${n} clients, ${BASELINE_BROADCASTS} broadcasts of ${payloadBytes} bytes`,
-      [
-        ['clients connected', `${wsConnected} / ${n}  (${(wsConnectMs / 1000).toFixed(1)} s)`],
-        [
-          'ws fan-out latency p50 / p99 / max',
-          `${triple(wsFanout)}  (${wsFanout.n} receipts of ${wsConnected * BASELINE_BROADCASTS} expected)`,
-        ],
-        ['ws server send loop per broadcast', sendLoops.map((x) => fmtMs(x)).join(', ')],
-        ['ws server heap per client', `${(wsHeapPer / 1024).toFixed(1)} KB`],
-      ],
-    );
-    const ratio = fanout.p99 / wsFanout.p99;
+    printBaseline(baseline, n);
+    const ratio = fanout.p99 / baseline.fanout.p99;
     printTable('Fan-out latency: hunch vs bare ws', [
       ['', 'p50        p99        max'],
       [
@@ -688,7 +367,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       ],
       [
         'bare ws',
-        `${fmtMs(wsFanout.p50).padEnd(10)} ${fmtMs(wsFanout.p99).padEnd(10)} ${fmtMs(wsFanout.max)}`,
+        `${fmtMs(baseline.fanout.p50).padEnd(10)} ${fmtMs(baseline.fanout.p99).padEnd(10)} ${fmtMs(baseline.fanout.max)}`,
       ],
       ['hunch p99 / ws p99', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : '—'],
     ]);

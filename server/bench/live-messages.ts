@@ -11,8 +11,8 @@ export interface HunchStart {
   to: number;
   /** Handshakes (connect + lobby) in flight at once in this worker. */
   concurrency: number;
-  /** Answers go out after a uniform random delay in [0, answerDelayMaxMs). */
-  answerDelayMaxMs: number;
+  /** Per question i, answers go out after a uniform random delay in [from, to) ms of its receipt. */
+  answerWindows: [from: number, to: number][];
   ackTimeoutMs: number;
   connectTimeoutMs: number;
 }
@@ -65,6 +65,8 @@ export interface WorkerReport {
   payloadBytes: number;
   /** Answer send → ack, ms (acks that came back, ok or not). */
   ack: number[];
+  /** The same, per question index. */
+  ackByQuestion: number[][];
   answersSent: number;
   ackOk: number;
   ackFailed: number;

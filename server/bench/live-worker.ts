@@ -1,18 +1,10 @@
-import type {
-  GameClientToServer,
-  GameServerToClient,
-  LiveAnswer,
-  LiveAnswerAck,
-  LiveQuestionEvent,
-} from '@hunch/contract';
-import { io, type Socket } from 'socket.io-client';
+import type { LiveAnswer, LiveAnswerAck, LiveQuestionEvent } from '@hunch/contract';
 import WebSocket from 'ws';
 import type { FromWorker, HunchStart, ToWorker, WorkerReady, WorkerReport, WsStart } from './live-messages';
+import { ProtocolClient } from './protocol-client';
 
 // A client worker of the live benchmark: opens many connections from one process and measures what
 // they receive. Started by live-bench.ts with an IPC channel; never runs on its own.
-
-type GameSocket = Socket<GameServerToClient, GameClientToServer>;
 
 const send = (m: FromWorker) => process.send?.(m);
 // The parent gone (crashed, killed): nothing left to report to.
@@ -27,6 +19,7 @@ const stats = {
   fanoutByQuestion: [] as number[][],
   payloadBytes: 0,
   ack: [] as number[],
+  ackByQuestion: [] as number[][],
   answersSent: 0,
   ackOk: 0,
   ackFailed: 0,
@@ -76,16 +69,20 @@ function answerFor(q: LiveQuestionEvent): LiveAnswer {
   };
 }
 
+const answerDelay = (window: [number, number] | undefined) => {
+  const [from, to] = window ?? [0, 0];
+  return from + Math.random() * (to - from);
+};
+
 function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
-  const socket: GameSocket = io(`${opts.url}/game/${opts.gameId}`, {
-    transports: ['websocket'],
-    forceNew: true,
-    reconnection: false,
-    timeout: opts.connectTimeoutMs,
-    extraHeaders: { cookie: `hunch_session=${token}` },
+  const socket = new ProtocolClient({
+    url: opts.url,
+    nsp: `/game/${opts.gameId}`,
+    cookie: `hunch_session=${token}`,
+    timeoutMs: opts.connectTimeoutMs,
   });
   closers.push(() => socket.close());
-  socket.on('latency', (ack) => ack());
+  socket.on('latency', (ack) => (ack as () => void)());
   socket.on('lobby_count', () => {
     stats.lobbyCounts++;
   });
@@ -95,8 +92,9 @@ function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
   socket.on('game_complete', () => {
     stats.completes++;
   });
-  socket.on('disconnect', (reason) => bump(stats.disconnects, reason));
-  socket.on('question', (q) => {
+  socket.onDisconnect = (reason) => bump(stats.disconnects, reason);
+  socket.on('question', (payload) => {
+    const q = payload as LiveQuestionEvent;
     const receivedAt = Date.now();
     stats.fanout.push(receivedAt - q.asked_at);
     stats.fanoutByQuestion[q.i] ??= [];
@@ -107,33 +105,40 @@ function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
     setTimeout(() => {
       const sentAt = Date.now();
       stats.answersSent++;
-      socket
-        .timeout(opts.ackTimeoutMs)
-        .emit('answer', answerFor(q), (err: Error | null, result: LiveAnswerAck) => {
+      socket.emitWithAck(
+        'answer',
+        answerFor(q),
+        (err, reply) => {
+          const result = reply as LiveAnswerAck;
           pendingAnswers--;
           if (err) {
             stats.ackFailed++;
             bump(stats.ackErrors, 'no ack (timeout)');
             return;
           }
-          stats.ack.push(Date.now() - sentAt);
+          const ms = Date.now() - sentAt;
+          stats.ack.push(ms);
+          stats.ackByQuestion[q.i] ??= [];
+          stats.ackByQuestion[q.i]!.push(ms);
           if (result.ok) stats.ackOk++;
           else {
             stats.ackFailed++;
             bump(stats.ackErrors, result.error ?? 'not ok');
           }
-        });
-    }, Math.random() * opts.answerDelayMaxMs);
+        },
+        opts.ackTimeoutMs,
+      );
+    }, answerDelay(opts.answerWindows[q.i]));
   });
   return new Promise<void>((resolve) => {
-    socket.once('connect_error', (err) => {
+    socket.onConnectError = (message) => {
       stats.failed++;
-      bump(stats.errors, `connect: ${err.message}`);
+      bump(stats.errors, `connect: ${message}`);
       resolve();
-    });
-    socket.once('connect', () => {
+    };
+    socket.onConnect = () => {
       stats.connected++;
-      socket.timeout(opts.connectTimeoutMs).emit('lobby', (err: Error | null, joined: boolean) => {
+      socket.emitWithAck('lobby', undefined, (err, joined) => {
         if (!err && joined) stats.joined++;
         else {
           stats.failed++;
@@ -141,7 +146,7 @@ function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
         }
         resolve();
       });
-    });
+    };
   });
 }
 

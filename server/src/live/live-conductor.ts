@@ -141,16 +141,21 @@ export class LiveConductor {
   private announce(gameId: string, step: number, now: number): void {
     const nsp = this.hub.of(gameId);
     const info = this.hub.schedules.get(gameId);
+    const { broadcaster } = this.hub;
     void info.then((i) => {
       if (!i) return;
       const n = i.schedule.secs.length;
       if (step === 0) {
-        nsp.emit('game_start');
-        nsp.emit('countdown', { secs: Math.round(LIVE_COUNTDOWN_MS / 1000) });
+        const countdown = { secs: Math.round(LIVE_COUNTDOWN_MS / 1000) };
+        void broadcaster.send(gameId, nsp, 'game_start', (slice) => {
+          slice.emit('game_start');
+          slice.emit('countdown', countdown);
+        });
       } else if (step <= n) {
-        nsp.emit('question', questionEvent(i, step - 1, now));
+        const event = questionEvent(i, step - 1, now);
+        void broadcaster.send(gameId, nsp, `question ${step - 1}`, (slice) => slice.emit('question', event));
       } else {
-        nsp.emit('game_complete');
+        void broadcaster.send(gameId, nsp, 'game_complete', (slice) => slice.emit('game_complete'));
       }
     });
   }

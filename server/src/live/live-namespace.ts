@@ -11,6 +11,7 @@ import type { AppContext } from '../app-context';
 import { validateAnswer } from '../games/participation';
 import { HttpError } from '../http/http-error';
 import { AnswerBatcher } from './answer-batcher';
+import { SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
 import { type LiveGameInfo, LiveScheduleCache } from './live-schedule';
 
@@ -46,8 +47,9 @@ export type HandshakeUser = (cookieHeader: string | undefined) => Promise<number
  * stored (group commit) before they are acknowledged.
  */
 export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser: HandshakeUser) {
-  const schedules = new LiveScheduleCache(ctx.db);
+  const schedules = new LiveScheduleCache(ctx.db, () => ctx.now().getTime());
   const batcher = new AnswerBatcher(ctx.db);
+  const broadcaster = new SlicedBroadcaster();
   const parent = io.of(GAME_NAMESPACE_PATTERN) as unknown as LiveNamespace;
   const countTimers = new Map<string, NodeJS.Timeout>();
   const counts = new Map<string, { n: number; at: number; sent: number }>();
@@ -78,7 +80,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
         const entry = counts.get(gameId);
         if (!entry || entry.sent === n) return;
         entry.sent = n;
-        nsp.emit('lobby_count', { count: n });
+        void broadcaster.send(gameId, nsp, 'lobby_count', (slice) => slice.emit('lobby_count', { count: n }));
       }, LOBBY_COUNT_EVERY_MS),
     );
   }
@@ -114,6 +116,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
   parent.on('connection', (socket: LiveSocket) => {
     const { gameId } = socket.data;
     const nsp = socket.nsp as LiveNamespace;
+    broadcaster.join(socket);
 
     const probe = () => {
       const sent = Date.now();
@@ -233,6 +236,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
   return {
     schedules,
     batcher,
+    broadcaster,
     /** The namespace of one game, for the driver's broadcasts (a child of the pattern namespace). */
     of(gameId: string): LiveNamespace {
       return io.of(`/game/${gameId}`) as unknown as LiveNamespace;

@@ -15,19 +15,43 @@ export interface LiveGameInfo {
   subcommunities: Map<string, { id: number; name: string }>;
 }
 
+/** Before its start a host may still move a game: a cached copy is re-read after this long. */
+const FRESH_BEFORE_START_MS = 2_000;
+
 /**
  * A live game's timeline and questions. Both are fixed once the game starts, so each process
- * caches them; the timeline starts at schedule.standby.
+ * caches them: a copy read after the start is kept; one read before is re-read every 2 s. Every
+ * answer and connection asks, thousands a second, so one read per game is in flight at a time and
+ * a known game is answered at once from its copy while it is re-read.
  */
 export class LiveScheduleCache {
-  private cache = new Map<string, { info: LiveGameInfo; loadedAt: number }>();
+  private cache = new Map<string, { info: LiveGameInfo; wallAt: number; gameTimeAt: number }>();
+  private loading = new Map<string, Promise<LiveGameInfo | undefined>>();
 
-  constructor(private readonly db: Queryable) {}
+  /** `now` is the game clock (tests move it); freshness is measured on the wall clock. */
+  constructor(
+    private readonly db: Queryable,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  async get(gameId: string): Promise<LiveGameInfo | undefined> {
+  get(gameId: string): Promise<LiveGameInfo | undefined> {
     const hit = this.cache.get(gameId);
-    // Re-read now and then: a host may still edit a game before it starts.
-    if (hit && Date.now() - hit.loadedAt < 30_000) return hit.info;
+    const fixed = hit && hit.gameTimeAt >= hit.info.schedule.startAt;
+    if (hit && (fixed || Date.now() - hit.wallAt < FRESH_BEFORE_START_MS)) return Promise.resolve(hit.info);
+    let loading = this.loading.get(gameId);
+    if (!loading) {
+      loading = this.load(gameId).finally(() => this.loading.delete(gameId));
+      this.loading.set(gameId, loading);
+    }
+    if (!hit) return loading;
+    // A failed re-read keeps the copy; the next call tries again.
+    loading.catch(() => undefined);
+    return Promise.resolve(hit.info);
+  }
+
+  private async load(gameId: string): Promise<LiveGameInfo | undefined> {
+    const gameTimeAt = this.now();
+    const wallAt = Date.now();
     const { rows } = await this.db.query<{
       open_at: Date;
       standby_at: Date;
@@ -46,7 +70,10 @@ export class LiveScheduleCache {
       [gameId],
     );
     const row = rows[0];
-    if (!row) return undefined;
+    if (!row) {
+      this.cache.delete(gameId);
+      return undefined;
+    }
     const info: LiveGameInfo = {
       gameId,
       schedule: { startAt: new Date(row.standby_at).getTime(), secs: row.secs },
@@ -57,7 +84,7 @@ export class LiveScheduleCache {
       completeAt: new Date(row.complete_at).getTime(),
       subcommunities: new Map((row.subs ?? []).map(([endpoint, id, name]) => [endpoint, { id, name }])),
     };
-    this.cache.set(gameId, { info, loadedAt: Date.now() });
+    this.cache.set(gameId, { info, wallAt, gameTimeAt });
     return info;
   }
 }

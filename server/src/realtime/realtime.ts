@@ -45,6 +45,8 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     const token = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
     return token && token.length < 100 ? userIdForToken(ctx.db, token) : null;
   });
+  // The benchmark measures fan-out from the moment each broadcast began.
+  if (ctx.config.benchMetrics) app.get('/api/_metrics/broadcasts', async () => live.broadcaster.recent());
   const conductor = new LiveConductor(ctx, live);
   conductor.start();
   return {

@@ -1,0 +1,134 @@
+import path from 'node:path';
+import {
+  fmtMs,
+  printTable,
+  type Summary,
+  sleep,
+  spawnNode,
+  stopChild,
+  summarize,
+  triple,
+} from './bench-util';
+import type { FromBaselineServer, ToBaselineServer } from './live-messages';
+import {
+  closeWorkers,
+  collectReports,
+  isType,
+  nextMessage,
+  type Resources,
+  share,
+  startWorkers,
+} from './live-processes';
+
+// The baseline of the live benchmark: the same clients, from the same kind of worker processes,
+// against a bare `ws` server broadcasting messages of a question event's size.
+
+const WS_SERVER = path.join(import.meta.dirname, 'ws-baseline-server.ts');
+const BASELINE_BROADCASTS = 4;
+const BASELINE_GAP_MS = 2_500;
+
+export interface BaselineResult {
+  payloadBytes: number;
+  connected: number;
+  connectMs: number;
+  fanout: Summary;
+  /** ms the server's send loop took, per broadcast. */
+  sendLoops: number[];
+  heapPerClient: number;
+}
+
+export async function runBaseline(
+  res: Resources,
+  o: {
+    n: number;
+    workers: number;
+    concurrency: number;
+    fdNeed: number;
+    connectDeadlineMs: number;
+    payloadBytes: number;
+  },
+): Promise<BaselineResult> {
+  const { n, workers: k, fdNeed, connectDeadlineMs, payloadBytes } = o;
+  // Baseline: a bare ws server, the same number of clients from the same kind of workers.
+  console.log('\n  baseline: bare ws server');
+  const wsServer = spawnNode(['--expose-gc', '--import', 'tsx', WS_SERVER], { ipc: true, fdLimit: fdNeed });
+  res.children.push(wsServer);
+  const { port } = await nextMessage(
+    wsServer,
+    isType<Extract<FromBaselineServer, { type: 'listening' }>>('listening'),
+    60_000,
+    'ws server',
+  );
+  const wsMetrics = async () => {
+    const m = nextMessage(
+      wsServer,
+      isType<Extract<FromBaselineServer, { type: 'metrics' }>>('metrics'),
+      30_000,
+      'ws metrics',
+    );
+    wsServer.send({ cmd: 'metrics' } satisfies ToBaselineServer);
+    return m;
+  };
+  const wsBefore = await wsMetrics();
+  const tWs = Date.now();
+  const wsPool = await startWorkers(
+    res,
+    k,
+    (i) => ({
+      cmd: 'start',
+      mode: 'ws',
+      url: `ws://127.0.0.1:${port}`,
+      count: share(n, k, i),
+      concurrency: o.concurrency,
+      connectTimeoutMs: 60_000,
+    }),
+    Math.ceil(fdNeed / k) + 1_024,
+    connectDeadlineMs,
+    'ws connecting',
+    n,
+  );
+  const wsConnectMs = Date.now() - tWs;
+  const wsConnected = wsPool.ready.reduce((a, r) => a + r.connected, 0);
+  const wsWith = await wsMetrics();
+  const sendLoops: number[] = [];
+  // seq -1 warms the send path up (the hunch server is warm from its lobby broadcasts); clients skip it.
+  for (let seq = -1; seq < BASELINE_BROADCASTS; seq++) {
+    const sent = nextMessage(
+      wsServer,
+      isType<Extract<FromBaselineServer, { type: 'sent' }>>('sent'),
+      30_000,
+      'ws broadcast',
+    );
+    wsServer.send({ cmd: 'broadcast', seq, bytes: payloadBytes } satisfies ToBaselineServer);
+    const loopMs = (await sent).loopMs;
+    if (seq >= 0) sendLoops.push(loopMs);
+    await sleep(BASELINE_GAP_MS);
+  }
+  const wsReports = await collectReports(wsPool, 0);
+  await closeWorkers(wsPool);
+  await stopChild(wsServer, 3_000);
+  const wsFanout = summarize(wsReports.flatMap((r) => r.fanout));
+  return {
+    payloadBytes,
+    connected: wsConnected,
+    connectMs: wsConnectMs,
+    fanout: wsFanout,
+    sendLoops,
+    heapPerClient: (wsWith.heapUsed - wsBefore.heapUsed) / Math.max(1, wsConnected),
+  };
+}
+
+export function printBaseline(b: BaselineResult, n: number): void {
+  printTable(
+    `Baseline: bare ws server, same ${n} clients, ${BASELINE_BROADCASTS} broadcasts of ${b.payloadBytes} bytes`,
+    [
+      ['clients connected', `${b.connected} / ${n}  (${(b.connectMs / 1000).toFixed(1)} s)`],
+      [
+        'ws fan-out latency p50 / p99 / max',
+        `${triple(b.fanout)}  (${b.fanout.n} receipts of ${b.connected * BASELINE_BROADCASTS} expected)`,
+      ],
+      ['ws server send loop per broadcast', b.sendLoops.map((x) => fmtMs(x)).join(', ')],
+      ['ws server heap per client', `${(b.heapPerClient / 1024).toFixed(1)} KB`],
+    ],
+  );
+}

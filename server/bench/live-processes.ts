@@ -1,0 +1,208 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Db } from '../src/db/database';
+import { sleep, spawnNode, stopChild } from './bench-util';
+import type { FromWorker, ToWorker, WorkerReady, WorkerReport } from './live-messages';
+
+// The processes of the live benchmark: the server under test, the client workers, and the IPC
+// between them.
+
+const WORKER = path.join(import.meta.dirname, 'live-worker.ts');
+const MAIN = 'server/src/main.ts';
+
+export interface Metrics {
+  heapUsed: number;
+  rss: number;
+  eventLoopP99Ms: number;
+  eventLoopMaxMs: number;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The next IPC message from a child matching `match`, or an error after `ms` or if it exits. */
+export function nextMessage<T>(
+  child: ChildProcess,
+  match: (m: unknown) => m is T,
+  ms: number,
+  label: string,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    const onMessage = (m: unknown) => {
+      if (!match(m)) return;
+      done();
+      resolve(m);
+    };
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`${label}: process exited (${code})`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`${label}: no answer within ${Math.round(ms / 1000)} s`));
+    }, ms);
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+export const isType =
+  <T extends { type: string }>(type: T['type']) =>
+  (m: unknown): m is T =>
+    typeof m === 'object' && m !== null && (m as { type?: unknown }).type === type;
+
+/** Everything started by one run, so a failure or the time limit stops all of it. */
+export class Resources {
+  children: ChildProcess[] = [];
+  dropDb: (() => Promise<void>) | undefined;
+  dirs: string[] = [];
+  db: Db | undefined;
+  private released = false;
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await Promise.all(this.children.map((c) => stopChild(c, 3_000)));
+    await this.db?.close().catch(() => undefined);
+    await this.dropDb?.().catch((err) => console.error(`could not drop the bench database: ${err}`));
+    for (const d of this.dirs) await rm(d, { recursive: true, force: true });
+  }
+}
+
+export async function startServer(
+  res: Resources,
+  databaseUrl: string,
+  fdLimit: number,
+  profileDir: string | undefined,
+): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'hunch-bench-'));
+  res.dirs.push(dataDir);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SEED_DEMO: '0',
+    BENCH_METRICS: '1',
+    LOG_LEVEL: 'warn',
+  };
+  delete env.REDIS_URL;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const child = spawnNode(['--max-old-space-size=4096', '--expose-gc', ...profile, '--import', 'tsx', MAIN], {
+    env,
+    fdLimit,
+  });
+  res.children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited at start (${child.exitCode})`);
+    try {
+      if ((await fetch(`${url}/api/_metrics`)).ok) return { url, child };
+    } catch {
+      /* not up yet */
+    }
+    await sleep(200);
+  }
+  throw new Error('the server did not start within 60 s (or serves no /api/_metrics: BENCH_METRICS)');
+}
+
+export async function metrics(url: string, reset = false): Promise<Metrics> {
+  const r = await fetch(`${url}/api/_metrics${reset ? '?reset=1' : ''}`, {
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (!r.ok) throw new Error(`/api/_metrics: ${r.status}`);
+  return (await r.json()) as Metrics;
+}
+
+export interface Pool {
+  children: ChildProcess[];
+  ready: WorkerReady[];
+}
+
+/** Starts the worker processes, hands each its share, waits until all report their handshakes done. */
+export async function startWorkers(
+  res: Resources,
+  k: number,
+  start: (i: number) => ToWorker,
+  fdLimit: number,
+  deadlineMs: number,
+  label: string,
+  total: number,
+): Promise<Pool> {
+  const children = Array.from({ length: k }, () =>
+    spawnNode(['--max-old-space-size=4096', '--import', 'tsx', WORKER], { ipc: true, fdLimit }),
+  );
+  res.children.push(...children);
+  const progress = children.map(() => ({ connected: 0, joined: 0, failed: 0 }));
+  for (const [i, c] of children.entries()) {
+    c.on('message', (m: FromWorker) => {
+      if (m.type === 'progress') progress[i] = m;
+    });
+    c.send(start(i));
+  }
+  const t0 = Date.now();
+  const ticker = setInterval(() => {
+    const sum = progress.reduce(
+      (a, p) => ({
+        connected: a.connected + p.connected,
+        joined: a.joined + p.joined,
+        failed: a.failed + p.failed,
+      }),
+      { connected: 0, joined: 0, failed: 0 },
+    );
+    console.log(
+      `  ${label}: ${((Date.now() - t0) / 1000).toFixed(0)} s, ${sum.connected}/${total} connected, ${sum.joined} ready, ${sum.failed} failed`,
+    );
+  }, 5_000);
+  // Past the deadline, go on with whoever is in (the table shows how many).
+  const deadline = setTimeout(() => {
+    console.log(
+      `  ${label}: deadline of ${Math.round(deadlineMs / 1000)} s reached; going on with those connected`,
+    );
+    for (const c of children) if (c.connected) c.send({ cmd: 'stop-connecting' } satisfies ToWorker);
+  }, deadlineMs);
+  try {
+    const ready = await Promise.all(
+      children.map((c, i) =>
+        nextMessage(c, isType<WorkerReady>('ready'), deadlineMs + 30_000, `${label} worker ${i}`),
+      ),
+    );
+    return { children, ready };
+  } finally {
+    clearTimeout(deadline);
+    clearInterval(ticker);
+  }
+}
+
+export async function collectReports(pool: Pool, waitMs: number): Promise<WorkerReport[]> {
+  const reports = pool.children.map((c, i) =>
+    nextMessage(c, isType<WorkerReport>('report'), waitMs + 30_000, `report of worker ${i}`),
+  );
+  for (const c of pool.children) c.send({ cmd: 'report', waitMs } satisfies ToWorker);
+  return Promise.all(reports);
+}
+
+export async function closeWorkers(pool: Pool): Promise<void> {
+  for (const c of pool.children) if (c.connected) c.send({ cmd: 'close' } satisfies ToWorker);
+  await Promise.all(pool.children.map((c) => stopChild(c, 5_000)));
+}
+
+export const share = (n: number, k: number, i: number) =>
+  Math.floor((n * (i + 1)) / k) - Math.floor((n * i) / k);
+export const firstOf = (n: number, k: number, i: number) => Math.floor((n * i) / k);

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db, Queryable } from '../db/database';
+import { makeGame } from '../test/factories';
+import { openTestDb } from '../test/test-db';
+import { LiveScheduleCache } from './live-schedule';
+
+// The schedule cache is asked on every answer and connection: it must read a game once however
+// many ask at once, see a host's change before the start, and stop reading once the game started.
+
+/** The real database, counting the statements sent to it. */
+function counting(db: Db): Queryable & { count: number } {
+  const counter = {
+    count: 0,
+    query: ((text: string, params?: readonly unknown[]) => {
+      counter.count++;
+      return db.query(text, params);
+    }) as Queryable['query'],
+    exec: (text: string) => db.exec(text),
+  };
+  return counter;
+}
+
+describe('live schedule cache', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await openTestDb('pglite');
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('reads a game once for many callers at once, and sees a moved start within 2 s before the start', async () => {
+    const g = await makeGame(db, new Date(), { synchronous: true });
+    const counted = counting(db);
+    const cache = new LiveScheduleCache(counted);
+    const infos = await Promise.all(Array.from({ length: 200 }, () => cache.get(g.uuid)));
+    expect(new Set(infos).size).toBe(1);
+    expect(infos[0]?.schedule.startAt).toBe(g.schedule.standby.getTime());
+    const readsForOneLoad = counted.count;
+    expect(readsForOneLoad).toBeGreaterThan(0);
+    expect(readsForOneLoad).toBeLessThanOrEqual(3);
+
+    const moved = new Date(g.schedule.standby.getTime() + 60_000);
+    await db.query('UPDATE games SET standby_at = $2 WHERE id = $1', [g.uuid, moved]);
+    // Still fresh: the copy answers.
+    expect((await cache.get(g.uuid))?.schedule.startAt).toBe(g.schedule.standby.getTime());
+    await new Promise((r) => setTimeout(r, 2_100));
+    // Stale: the copy answers at once while one re-read runs; the next call sees the new start.
+    await cache.get(g.uuid);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await cache.get(g.uuid))?.schedule.startAt).toBe(moved.getTime());
+    expect(counted.count).toBe(2 * readsForOneLoad);
+  });
+
+  it('keeps a copy read after the start, and says so when a game does not exist', async () => {
+    const g = await makeGame(db, new Date(), { synchronous: true });
+    // The game clock stands an hour after the start.
+    const cache = new LiveScheduleCache(db, () => g.schedule.standby.getTime() + 3_600_000);
+    const before = await cache.get(g.uuid);
+    await db.query('UPDATE games SET standby_at = standby_at + $2::interval WHERE id = $1', [
+      g.uuid,
+      '1 minute',
+    ]);
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect(await cache.get(g.uuid)).toBe(before);
+    expect(await cache.get('00000000-0000-4000-8000-000000000000')).toBeUndefined();
+  });
+});
