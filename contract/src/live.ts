@@ -54,6 +54,8 @@ export interface LiveResumeEvent {
   in_lobby: boolean;
   answers: LiveAnswer[];
   players: number;
+  /** ms until the current phase (countdown, question, gap) ends by the server's clock; 0 otherwise. */
+  time_left: number;
 }
 
 export interface GameServerToClient {

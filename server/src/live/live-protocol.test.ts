@@ -5,6 +5,7 @@ import type {
   LiveQuestionEvent,
   LiveResumeEvent,
 } from '@hunch/contract';
+import { LIVE_GAP_MS } from '@hunch/rules';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGame } from '../test/factories';
@@ -147,6 +148,9 @@ describe.each(dbKinds)('live game protocol on %s', (kind) => {
     const resumed = d2.seen.find((e) => e.event === 'resume')!.data as LiveResumeEvent;
     expect(resumed.in_lobby).toBe(true);
     expect(resumed.answers).toEqual([{ question_i: 0, choice_i: 0, number_answer: null }]);
+    expect(resumed.phase).toBe('question');
+    expect(resumed.time_left).toBeGreaterThan(0);
+    expect(resumed.time_left).toBeLessThanOrEqual(q0.asked_at + SECS * 1000 - Date.now() + 1_000);
 
     // After the deadline, answers to question 0 no longer count.
     await until(() => Date.now() > q0.asked_at + SECS * 1000 + 600, 10_000);
@@ -154,6 +158,14 @@ describe.each(dbKinds)('live game protocol on %s', (kind) => {
       ok: false,
       error: 'Too late: this question is closed',
     });
+    // A reconnect in the gap learns how long until the next question, by the server's clock.
+    const d3 = connect(server.url, g.uuid, pd!.cookie());
+    await until(() => d3.seen.some((e) => e.event === 'resume'));
+    const inGap = d3.seen.find((e) => e.event === 'resume')!.data as LiveResumeEvent;
+    expect(inGap.phase).toBe('between');
+    expect(inGap.time_left).toBeGreaterThan(0);
+    expect(inGap.time_left).toBeLessThanOrEqual(LIVE_GAP_MS);
+    d3.socket.close();
 
     // The remaining questions arrive in order; nobody answers them and they still close on time.
     await until(() => a.seen.some((e) => e.event === 'game_complete'), 60_000);

@@ -55,7 +55,6 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
   const { state, answer, retry } = useLiveGame({
     uuid: game.uuid,
     subcommunity,
-    startAt: Date.parse(game.schedule.standby),
     gameState: game.state,
     onJoined,
   });

@@ -41,7 +41,7 @@ export type LiveAction =
   | { type: 'connected' }
   | { type: 'connection-lost'; retrying: boolean; problem: string | null }
   | { type: 'refused'; problem: string }
-  | { type: 'resume'; event: LiveResumeEvent; now: number; startAt: number }
+  | { type: 'resume'; event: LiveResumeEvent; now: number }
   | { type: 'lobby'; joined: boolean }
   | { type: 'count'; count: number }
   | { type: 'game-start'; now: number }
@@ -63,16 +63,13 @@ export const initialLiveState: LiveState = {
   answerError: null,
 };
 
-function stageOfResume(state: LiveState, event: LiveResumeEvent, now: number, startAt: number): LiveStage {
+function stageOfResume(state: LiveState, event: LiveResumeEvent, now: number): LiveStage {
   switch (event.phase) {
     case 'lobby':
       return { kind: 'lobby' };
     case 'countdown':
-      // The resume carries no seconds; the schedule's start says when the countdown ends.
-      return {
-        kind: 'countdown',
-        endsAt: Math.min(Math.max(startAt + LIVE_COUNTDOWN_MS, now), now + LIVE_COUNTDOWN_MS),
-      };
+      // The server's time left, so a client's clock being off does not shift the countdown.
+      return { kind: 'countdown', endsAt: now + Math.min(event.time_left, LIVE_COUNTDOWN_MS) };
     case 'question':
       // The question itself follows at once; keep showing the one in progress if it is that one.
       return state.stage.kind === 'question' ? state.stage : { kind: 'waiting' };
@@ -104,7 +101,7 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
       for (const a of action.event.answers) answers[a.question_i] = a;
       return {
         ...state,
-        stage: stageOfResume(state, action.event, action.now, action.startAt),
+        stage: stageOfResume(state, action.event, action.now),
         joined: action.event.in_lobby || state.joined === true,
         players: action.event.players,
         answers,

@@ -15,8 +15,6 @@ interface UseLiveGameOptions {
   uuid: string;
   /** The subcommunity the player represents (handshake query); null when the game has none. */
   subcommunity: string | null;
-  /** schedule.standby in ms: when the countdown starts, for a player who reconnects during it. */
-  startAt: number;
   /** The game's state on /data; a lobby that was not open yet is tried again when it changes. */
   gameState: string;
   /** Called once the server has put the player in the game (the entry now exists). */
@@ -36,19 +34,11 @@ export interface LiveGame {
  * closed when it unmounts. Joins the lobby on every (re)connection (the server treats a repeat as a
  * no-op, and late joiners enter the game in progress), and turns server events into LiveState.
  */
-export function useLiveGame({
-  uuid,
-  subcommunity,
-  startAt,
-  gameState,
-  onJoined,
-}: UseLiveGameOptions): LiveGame {
+export function useLiveGame({ uuid, subcommunity, gameState, onJoined }: UseLiveGameOptions): LiveGame {
   const [state, dispatch] = useReducer(liveReducer, initialLiveState);
   const socketRef = useRef<GameSocket | null>(null);
   const joinedRef = useRef(onJoined);
   joinedRef.current = onJoined;
-  const startRef = useRef(startAt);
-  startRef.current = startAt;
   const wasJoined = useRef(false);
 
   const joinLobby = useCallback((socket: GameSocket) => {
@@ -90,9 +80,7 @@ export function useLiveGame({
       });
     });
     socket.on('latency', (ack) => ack());
-    socket.on('resume', (event) =>
-      dispatch({ type: 'resume', event, now: Date.now(), startAt: startRef.current }),
-    );
+    socket.on('resume', (event) => dispatch({ type: 'resume', event, now: Date.now() }));
     socket.on('lobby_count', ({ count }) => dispatch({ type: 'count', count }));
     socket.on('game_start', () => dispatch({ type: 'game-start', now: Date.now() }));
     socket.on('countdown', ({ secs }) => dispatch({ type: 'countdown', secs, now: Date.now() }));
