@@ -69,6 +69,8 @@ export interface SpawnNodeOptions {
   fdLimit?: number;
   /** An IPC channel to the child (process.send / 'message'). */
   ipc?: boolean;
+  /** Run only on these CPUs (taskset's list, e.g. "0" or "1-3"). */
+  cpus?: string;
 }
 
 /** Spawns `node <nodeArgs>` from the repository root, through bash when its fd limit must be raised. */
@@ -76,16 +78,18 @@ export function spawnNode(nodeArgs: string[], opts: SpawnNodeOptions = {}): Chil
   const stdio: ('ignore' | 'inherit' | 'ipc')[] = ['ignore', 'inherit', 'inherit'];
   if (opts.ipc) stdio.push('ipc');
   const env = opts.env ?? process.env;
+  // taskset execs node: the pid (and the IPC fd) stay the child's.
+  const command = opts.cpus ? ['taskset', '-c', opts.cpus, process.execPath] : [process.execPath];
   const current = fdLimits().hard;
   if (opts.fdLimit && opts.fdLimit > current && canRaiseFdLimit(opts.fdLimit)) {
     // exec keeps the pid (and the IPC fd): the child is node itself, not a bash wrapper.
-    return spawn('bash', ['-c', `ulimit -n ${opts.fdLimit}; exec "$0" "$@"`, process.execPath, ...nodeArgs], {
+    return spawn('bash', ['-c', `ulimit -n ${opts.fdLimit}; exec "$0" "$@"`, ...command, ...nodeArgs], {
       cwd: ROOT,
       env,
       stdio,
     });
   }
-  return spawn(process.execPath, nodeArgs, { cwd: ROOT, env, stdio });
+  return spawn(command[0]!, [...command.slice(1), ...nodeArgs], { cwd: ROOT, env, stdio });
 }
 
 /** Stops a child: SIGTERM, then SIGKILL if it is still there after `graceMs`. */

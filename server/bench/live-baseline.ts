@@ -51,7 +51,11 @@ export async function runBaseline(
   const { n, workers: k, fdNeed, connectDeadlineMs, payloadBytes } = o;
   // Baseline: a bare ws server, the same number of clients from the same kind of workers.
   console.log('\n  baseline: bare ws server');
-  const wsServer = spawnNode(['--expose-gc', '--import', 'tsx', WS_SERVER], { ipc: true, fdLimit: fdNeed });
+  const wsServer = spawnNode(['--expose-gc', '--import', 'tsx', WS_SERVER], {
+    ipc: true,
+    fdLimit: fdNeed,
+    cpus: res.placement.server,
+  });
   res.children.push(wsServer);
   const { port } = await nextMessage(
     wsServer,

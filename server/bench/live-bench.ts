@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { askedAt, deadlineOf, type LiveSchedule, liveEndsAt } from '@hunch/rules';
 import { openPostgres } from '../src/db/postgres';
 import { BROADCAST_SLICES, type BroadcastRecord } from '../src/live/live-broadcast';
@@ -44,6 +45,8 @@ export interface LiveBenchOptions {
   timeLimitMs: number;
   /** Write a V8 CPU profile of the server process here (node --cpu-prof). */
   serverProfileDir?: string;
+  /** Let the server and the players share every CPU instead of giving the server core 0. */
+  sharedCpus: boolean;
 }
 
 const QUESTION_SECS = 10;
@@ -82,6 +85,10 @@ function cpuLine(
 /** Runs the live benchmark and prints its table; false when an acknowledged answer was lost or it failed. */
 export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
   const res = new Resources();
+  const cpus = availableParallelism();
+  if (!opts.sharedCpus && cpus >= 2) {
+    res.placement = { server: '0', clients: cpus === 2 ? '1' : `1-${cpus - 1}` };
+  }
   const startedAt = Date.now();
   let timedOut = false;
   const watchdog = setTimeout(() => {
@@ -100,6 +107,11 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
   const k = Math.max(1, Math.min(opts.workers, n));
   try {
     console.log(`\n== live: ${n} players in ${k} client processes, 4 questions × ${QUESTION_SECS} s ==`);
+    console.log(
+      res.placement.server
+        ? `  CPUs: server (and the bare-ws baseline server) on ${res.placement.server}, players on ${res.placement.clients}, PostgreSQL anywhere`
+        : '  CPUs: server, players and PostgreSQL share every core',
+    );
 
     // Every socket is a file descriptor at both ends: the server holds n, each worker n/k.
     const fdNeed = n + 1_024;
@@ -209,9 +221,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     ]);
     const asked = schedule.secs.map((_, i) => askedAt(schedule, i));
     for (const c of pool.children) c.send({ cmd: 'expect', askedAt: asked } satisfies ToWorker);
-    console.log(
-      `  game starts in ${START_LEAD_MS / 1000} s; questions at +5, +19, +33, +47 s`,
-    );
+    console.log(`  game starts in ${START_LEAD_MS / 1000} s; questions at +5, +19, +33, +47 s`);
 
     await sleep(asked[0]! - 1_500 - Date.now());
     await metrics(server.url, true);
@@ -291,7 +301,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const heapPerPlayer = (withPlayers.heapUsed - before.heapUsed) / Math.max(1, connected);
     const expectedReceipts = joinedAtEnd * 4;
     printTable(
-      `Live game: ${n} players, ${k} client processes, 2 CPU cores shared by all (hunch = socket.io server, PostgreSQL)`,
+      `Live game: ${n} players, ${k} client processes, ${availableParallelism()} CPU cores, ${res.placement.server ? `server on core ${res.placement.server}` : 'shared by all'} (hunch = socket.io server, PostgreSQL)`,
       [
         ['players connected', `${connected} / ${n}`],
         [

@@ -68,6 +68,12 @@ export const isType =
 /** Everything started by one run, so a failure or the time limit stops all of it. */
 export class Resources {
   children: ChildProcess[] = [];
+  /**
+   * CPUs (taskset lists) of the server under test and of the simulated players. On a real
+   * deployment the players' CPU is on 10,000 devices; here it would preempt the server at every
+   * message it sends them, so by default the server gets core 0 and the players the rest.
+   */
+  placement: { server?: string; clients?: string } = {};
   dropDb: (() => Promise<void>) | undefined;
   dirs: string[] = [];
   db: Db | undefined;
@@ -107,6 +113,7 @@ export async function startServer(
   const child = spawnNode(['--max-old-space-size=4096', '--expose-gc', ...profile, '--import', 'tsx', MAIN], {
     env,
     fdLimit,
+    cpus: res.placement.server,
   });
   res.children.push(child);
   const url = `http://127.0.0.1:${port}`;
@@ -146,7 +153,11 @@ export async function startWorkers(
   total: number,
 ): Promise<Pool> {
   const children = Array.from({ length: k }, () =>
-    spawnNode(['--max-old-space-size=4096', '--import', 'tsx', WORKER], { ipc: true, fdLimit }),
+    spawnNode(['--max-old-space-size=4096', '--import', 'tsx', WORKER], {
+      ipc: true,
+      fdLimit,
+      cpus: res.placement.clients,
+    }),
   );
   res.children.push(...children);
   const progress = children.map(() => ({ connected: 0, joined: 0, failed: 0 }));

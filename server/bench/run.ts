@@ -18,6 +18,8 @@ options:
   --concurrency C     live: handshakes in flight per client process (default 50)
   --time-limit S      live: stop everything after S seconds (default 600)
   --server-cpu-prof D live: write a V8 CPU profile of the server process into folder D
+  --shared-cpus       live: let server and players share all cores (default: server on core 0,
+                      players on the others, as if they were elsewhere)
   --participants N    results: participants (default 1000000 on PostgreSQL, 200000 on PGlite)`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
       concurrency: { type: 'string' },
       'time-limit': { type: 'string' },
       'server-cpu-prof': { type: 'string' },
+      'shared-cpus': { type: 'boolean' },
       participants: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
           concurrency: positiveInt('concurrency', values.concurrency) ?? 50,
           timeLimitMs: (positiveInt('time-limit', values['time-limit']) ?? 600) * 1000,
           serverProfileDir: values['server-cpu-prof'],
+          sharedCpus: values['shared-cpus'] ?? false,
         })) && ok;
     } else {
       ok = (await benchResultsPart(positiveInt('participants', values.participants))) && ok;
