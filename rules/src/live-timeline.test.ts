@@ -9,6 +9,7 @@ import {
   liveEndsAt,
   livePhaseAt,
   MAX_LATENCY_ALLOWANCE_MS,
+  phaseEndsAt,
   stepAt,
   stepDue,
   withSpeedBonus,
@@ -74,6 +75,21 @@ describe('speed bonus', () => {
         const v = withSpeedBonus(p, s, 1, askedAt(s, 1) + dt);
         expect(v).toBeLessThanOrEqual(p);
         expect(v).toBeGreaterThanOrEqual(Math.round(p * 0.9) - 1);
+      }),
+    );
+  });
+});
+
+describe('phase end', () => {
+  it('is when the phase in progress gives way to the next, and after now until the last deadline', () => {
+    expect(phaseEndsAt(livePhaseAt(s, s.startAt - 1))).toBe(0);
+    expect(phaseEndsAt(livePhaseAt(s, s.startAt))).toBe(askedAt(s, 0));
+    expect(phaseEndsAt(livePhaseAt(s, askedAt(s, 0)))).toBe(deadlineOf(s, 0));
+    expect(phaseEndsAt(livePhaseAt(s, deadlineOf(s, 0)))).toBe(askedAt(s, 1));
+    expect(phaseEndsAt(livePhaseAt(s, liveEndsAt(s)))).toBe(0);
+    fc.assert(
+      fc.property(fc.integer({ min: s.startAt, max: deadlineOf(s, s.secs.length - 1) - 1 }), (now) => {
+        expect(phaseEndsAt(livePhaseAt(s, now))).toBeGreaterThan(now);
       }),
     );
   });

@@ -51,6 +51,20 @@ export function livePhaseAt(s: LiveSchedule, now: number): LivePhase {
   return { kind: 'complete', at: liveEndsAt(s) };
 }
 
+/** When a phase ends: the countdown's end, a question's deadline, the next question; 0 for the lobby and the end. */
+export function phaseEndsAt(phase: LivePhase): number {
+  switch (phase.kind) {
+    case 'countdown':
+      return phase.endsAt;
+    case 'question':
+      return phase.deadline;
+    case 'between':
+      return phase.nextAt;
+    default:
+      return 0;
+  }
+}
+
 /**
  * The steps a driver announces, in order: 0 = game start and countdown, 1..n = question i-1,
  * n+1 = complete. `stepAt` is when each is due.

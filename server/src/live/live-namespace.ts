@@ -5,7 +5,7 @@ import {
   type LiveAnswerAck,
   liveAnswerSchema,
 } from '@hunch/contract';
-import { answerInTime, type LivePhase, livePhaseAt } from '@hunch/rules';
+import { answerInTime, livePhaseAt, phaseEndsAt } from '@hunch/rules';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../app-context';
 import { validateAnswer } from '../games/participation';
@@ -229,7 +229,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       in_lobby: socket.data.participationId !== null,
       answers,
       players: await playerCount(gameId),
-      time_left: Math.max(0, phaseEnd(phase) - now),
+      time_left: Math.max(0, phaseEndsAt(phase) - now),
     });
     if (phase.kind === 'question') socket.emit('question', questionEvent(info, phase.i, now));
   }
@@ -247,17 +247,3 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
 
 export type LiveHub = ReturnType<typeof registerLiveNamespace>;
 export type { LiveGameInfo };
-
-/** When a phase of the timeline ends (now, for the lobby and the end: nothing to count down). */
-function phaseEnd(phase: LivePhase): number {
-  switch (phase.kind) {
-    case 'countdown':
-      return phase.endsAt;
-    case 'question':
-      return phase.deadline;
-    case 'between':
-      return phase.nextAt;
-    default:
-      return 0;
-  }
-}
