@@ -65,7 +65,7 @@ export interface GameServerToClient {
   game_complete: () => void;
   lobby_count: (event: { count: number }) => void;
   resume: (event: LiveResumeEvent) => void;
-  /** A round-trip probe: the client acknowledges at once, so the server can measure its delay. */
+  /** A round-trip probe at connection: the client acknowledges at once, so the server can measure its delay. */
   latency: (ack: () => void) => void;
 }
 

@@ -28,7 +28,7 @@ export class AnswerBatcher {
 
   constructor(
     private readonly db: Queryable,
-    private readonly opts: { maxBatch: number; maxWaitMs: number } = { maxBatch: 2000, maxWaitMs: 5 },
+    private readonly opts: { maxBatch: number; maxWaitMs: number } = { maxBatch: 500, maxWaitMs: 5 },
   ) {}
 
   add(participationId: number, answer: LiveAnswer): Promise<LiveAnswer> {

@@ -32,9 +32,9 @@ export type LiveNamespace = Namespace<
 >;
 type LiveSocket = Socket<GameClientToServer, GameServerToClient, Record<string, never>, LiveSocketData>;
 
-// A probe costs a send, an ack and a timer per player: every 15 s keeps the estimate fresh enough
-// without taxing a 10,000-player game.
-const LATENCY_PROBE_MS = 15_000;
+// One probe at connection gives the first round-trip estimate; engine.io's heartbeat (a ping every
+// 25 s, answered by a pong) keeps it fresh after that without a send of our own per player.
+const LATENCY_PROBE_TIMEOUT_MS = 15_000;
 // Player counts go out at most every 2 s, and only when they changed.
 const LOBBY_COUNT_EVERY_MS = 2_000;
 
@@ -118,17 +118,23 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     const nsp = socket.nsp as LiveNamespace;
     broadcaster.join(socket);
 
-    const probe = () => {
-      const sent = Date.now();
-      socket.timeout(LATENCY_PROBE_MS).emit('latency', (err: Error | null) => {
-        if (err) return;
-        // An exponential moving average smooths out one slow round trip.
-        socket.data.rttMs = Math.round(socket.data.rttMs * 0.7 + (Date.now() - sent) * 0.3);
-      });
+    // An exponential moving average smooths out one slow round trip.
+    const roundTrip = (ms: number) => {
+      socket.data.rttMs = Math.round(socket.data.rttMs * 0.7 + ms * 0.3);
     };
-    probe();
-    const probes = setInterval(probe, LATENCY_PROBE_MS);
-    socket.on('disconnect', () => clearInterval(probes));
+    const probeSent = Date.now();
+    socket.timeout(LATENCY_PROBE_TIMEOUT_MS).emit('latency', (err: Error | null) => {
+      if (!err) roundTrip(Date.now() - probeSent);
+    });
+    let pingSent = 0;
+    socket.conn.on('packetCreate', (packet: { type: string }) => {
+      if (packet.type === 'ping') pingSent = Date.now();
+    });
+    socket.conn.on('packet', (packet: { type: string }) => {
+      if (packet.type !== 'pong' || !pingSent) return;
+      roundTrip(Date.now() - pingSent);
+      pingSent = 0;
+    });
 
     void resume(socket, gameId);
 
