@@ -25,13 +25,17 @@ import {
 
 const WS_SERVER = path.join(import.meta.dirname, 'ws-baseline-server.ts');
 const BASELINE_BROADCASTS = 4;
-const BASELINE_GAP_MS = 2_500;
+const BASELINE_GAP_MS = 4_000;
+/** Every client replies 1–2 s after each broadcast: 10,000 replies in a second at 10,000 clients. */
+const REPLY_WINDOW: [number, number] = [1_000, 2_000];
 
 export interface BaselineResult {
   payloadBytes: number;
   connected: number;
   connectMs: number;
   fanout: Summary;
+  /** A client's message to its answer from the server, sent 1–2 s after each broadcast. */
+  echo: Summary;
   /** ms the server's send loop took, per broadcast. */
   sendLoops: number[];
   heapPerClient: number;
@@ -83,6 +87,7 @@ export async function runBaseline(
       mode: 'ws',
       url: `ws://127.0.0.1:${port}`,
       count: share(n, k, i),
+      replyWindow: REPLY_WINDOW,
       concurrency: o.concurrency,
       connectTimeoutMs: 60_000,
     }),
@@ -117,6 +122,7 @@ export async function runBaseline(
     connected: wsConnected,
     connectMs: wsConnectMs,
     fanout: wsFanout,
+    echo: summarize(wsReports.flatMap((r) => r.ack)),
     sendLoops,
     heapPerClient: (wsWith.heapUsed - wsBefore.heapUsed) / Math.max(1, wsConnected),
   };
@@ -132,6 +138,10 @@ export function printBaseline(b: BaselineResult, n: number): void {
         `${triple(b.fanout)}  (${b.fanout.n} receipts of ${b.connected * BASELINE_BROADCASTS} expected)`,
       ],
       ['ws server send loop per broadcast', b.sendLoops.map((x) => fmtMs(x)).join(', ')],
+      [
+        'ws reply to a client message p50 / p99 / max',
+        `${triple(b.echo)}  (${b.echo.n} messages, all sent 1–2 s after a broadcast: the baseline of an ack under a burst)`,
+      ],
       ['ws server heap per client', `${(b.heapPerClient / 1024).toFixed(1)} KB`],
     ],
   );

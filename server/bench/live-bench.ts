@@ -369,6 +369,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     );
     printBaseline(baseline, n);
     const ratio = fanout.p99 / baseline.fanout.p99;
+    const burstAck = summarize(reports.flatMap((r) => r.ackByQuestion[ANSWER_WINDOWS.length - 1] ?? []));
     printTable('Fan-out latency: hunch vs bare ws', [
       ['', 'p50        p99        max'],
       [
@@ -380,6 +381,16 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
         `${fmtMs(baseline.fanout.p50).padEnd(10)} ${fmtMs(baseline.fanout.p99).padEnd(10)} ${fmtMs(baseline.fanout.max)}`,
       ],
       ['hunch p99 / ws p99', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : '—'],
+      ['', ''],
+      ['10,000 replies in one second', 'p50        p99        max'],
+      [
+        'hunch answer ack (question 4)',
+        `${fmtMs(burstAck.p50).padEnd(10)} ${fmtMs(burstAck.p99).padEnd(10)} ${fmtMs(burstAck.max)}`,
+      ],
+      [
+        'bare ws reply',
+        `${fmtMs(baseline.echo.p50).padEnd(10)} ${fmtMs(baseline.echo.p99).padEnd(10)} ${fmtMs(baseline.echo.max)}`,
+      ],
     ]);
     console.log(`  live part took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
     return lost === 0 && joined === n;

@@ -22,6 +22,8 @@ export interface WsStart {
   mode: 'ws';
   url: string;
   count: number;
+  /** After each broadcast, every client sends one message (answered at once) this many ms after its receipt. */
+  replyWindow: [from: number, to: number];
   concurrency: number;
   connectTimeoutMs: number;
 }

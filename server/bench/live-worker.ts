@@ -156,8 +156,17 @@ function wsClient(opts: WsStart): Promise<void> {
   ws.on('message', (data) => {
     const receivedAt = Date.now();
     const m = JSON.parse(data.toString()) as { sent_at: number; seq: number };
+    if ('echo' in m) {
+      stats.ack.push(receivedAt - (m as { echo: number }).echo);
+      return;
+    }
     // seq -1 is the warm-up broadcast.
-    if (m.seq >= 0) stats.fanout.push(receivedAt - m.sent_at);
+    if (m.seq < 0) return;
+    stats.fanout.push(receivedAt - m.sent_at);
+    // Like an answer: one small message a little later, which the server answers at once.
+    setTimeout(() => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ echo: Date.now(), choice_i: 1 }));
+    }, answerDelay(opts.replyWindow));
   });
   ws.on('close', () => bump(stats.disconnects, 'close'));
   return new Promise<void>((resolve) => {

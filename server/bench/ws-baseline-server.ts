@@ -12,6 +12,14 @@ process.on('disconnect', () => process.exit(0));
 
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false, backlog: 4096 });
 
+// Every client message is answered at once, like an acknowledged answer (the baseline for acks).
+wss.on('connection', (ws) => {
+  ws.on('message', (data) => {
+    const m = JSON.parse(data.toString()) as { echo: number };
+    ws.send(JSON.stringify({ echo: m.echo, ok: true }));
+  });
+});
+
 wss.on('listening', () => {
   const address = wss.address();
   if (typeof address === 'object' && address) send({ type: 'listening', port: address.port });
