@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -195,3 +196,17 @@ export const describeCounts = (m: Record<string, number>) =>
   Object.entries(m)
     .map(([k, v]) => `${v}× ${k}`)
     .join(', ') || 'none';
+
+const pct = (seconds: number | undefined, wallMs: number) =>
+  seconds === undefined ? '—' : `${((seconds / (wallMs / 1000)) * 100).toFixed(0)} %`;
+
+/** CPU use over a phase, in % of one core per process, and the whole machine's busy share. */
+export function cpuLine(
+  server: number,
+  workers: (number | undefined)[],
+  postgres: number,
+  machineBusy: number,
+  wallMs: number,
+): string {
+  return `server ${pct(server, wallMs)}, client workers ${workers.map((w) => pct(w, wallMs)).join(' + ')}, postgres ${pct(postgres, wallMs)} (of one core); machine ${(machineBusy * 100).toFixed(0)} % of ${availableParallelism()} cores busy`;
+}

@@ -5,6 +5,7 @@ import { openPostgres } from '../src/db/postgres';
 import { BROADCAST_SLICES, type BroadcastRecord } from '../src/live/live-broadcast';
 import {
   canRaiseFdLimit,
+  cpuLine,
   cpuSeconds,
   createDatabase,
   describeCounts,
@@ -67,20 +68,6 @@ const ACK_TIMEOUT_MS = 15_000;
  * before its start (LiveScheduleCache), so the moved start is seen well before it.
  */
 const START_LEAD_MS = 8_000;
-
-const pct = (seconds: number | undefined, wallMs: number) =>
-  seconds === undefined ? '—' : `${((seconds / (wallMs / 1000)) * 100).toFixed(0)} %`;
-
-/** CPU use over a phase, in % of one core per process, and the whole machine's busy share. */
-function cpuLine(
-  server: number,
-  workers: (number | undefined)[],
-  postgres: number,
-  machineBusy: number,
-  wallMs: number,
-): string {
-  return `server ${pct(server, wallMs)}, client workers ${workers.map((w) => pct(w, wallMs)).join(' + ')}, postgres ${pct(postgres, wallMs)} (of one core); machine ${(machineBusy * 100).toFixed(0)} % of 2 cores busy`;
-}
 
 /** Runs the live benchmark and prints its table; false when an acknowledged answer was lost or it failed. */
 export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
