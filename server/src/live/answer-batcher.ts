@@ -17,45 +17,57 @@ interface StoredRow {
 
 /**
  * Group commit for live answers: answers arriving together are written by one INSERT of many rows,
- * so thousands per second cost a few statements instead of thousands, and the event loop never
- * waits on one row at a time. Each answer's promise resolves only after its batch is stored, with
- * the stored answer: the first one for that player and question (repeats change nothing).
+ * so thousands per second cost a few statements (and a few commits) instead of thousands, and the
+ * event loop never waits on one row at a time. One statement is in flight at a time; whatever
+ * arrives meanwhile goes out as the next batch the moment it returns. Each answer's promise
+ * resolves only after its batch is stored, with the stored answer: the first one for that player
+ * and question (repeats change nothing).
  */
 export class AnswerBatcher {
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private inFlight: Promise<void> | undefined;
 
   constructor(
     private readonly db: Queryable,
-    private readonly opts: { maxBatch: number; maxWaitMs: number } = { maxBatch: 500, maxWaitMs: 5 },
+    private readonly opts: { maxBatch: number; maxWaitMs: number; settleSlice: number } = {
+      maxBatch: 5_000,
+      maxWaitMs: 5,
+      settleSlice: 250,
+    },
   ) {}
 
   add(participationId: number, answer: LiveAnswer): Promise<LiveAnswer> {
     return new Promise((resolve, reject) => {
       this.queue.push({ participationId, answer, resolve, reject });
-      if (this.queue.length >= this.opts.maxBatch) this.kick();
-      else this.timer ??= setTimeout(() => this.kick(), this.opts.maxWaitMs);
+      // While a statement is in flight, its end sends the queue; otherwise wait a moment for company.
+      if (!this.inFlight) this.timer ??= setTimeout(() => this.flush(), this.opts.maxWaitMs);
     });
   }
 
   /** Waits until everything queued so far is stored. */
   async drain(): Promise<void> {
-    if (this.queue.length) this.kick();
-    await this.flushing;
+    while (this.queue.length > 0 || this.inFlight) {
+      this.flush();
+      await this.inFlight;
+    }
   }
 
-  private kick(): void {
+  private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = this.queue;
-    this.queue = [];
-    if (batch.length === 0) return;
-    // One batch at a time, in order; the next queue fills meanwhile.
-    this.flushing = this.flushing.then(() => this.write(batch));
+    if (this.inFlight || this.queue.length === 0) return;
+    const batch = this.queue.splice(0, this.opts.maxBatch);
+    this.inFlight = this.write(batch).then((settle) => {
+      this.inFlight = undefined;
+      // The next batch goes out first; then this one's answers are settled.
+      this.flush();
+      void settle();
+    });
   }
 
-  private async write(batch: Pending[]): Promise<void> {
+  /** Stores a batch; returns how to settle its answers' promises (in slices, see settleSlice). */
+  private async write(batch: Pending[]): Promise<() => Promise<void>> {
     try {
       const { rows } = await this.db.query<StoredRow>(
         `WITH incoming AS (
@@ -87,9 +99,23 @@ export class AnswerBatcher {
           number_answer: r.number_answer,
         });
       }
-      for (const p of batch) p.resolve(stored.get(`${p.participationId}:${p.answer.question_i}`) ?? p.answer);
+      return () =>
+        this.settle(batch, (p) =>
+          p.resolve(stored.get(`${p.participationId}:${p.answer.question_i}`) ?? p.answer),
+        );
     } catch (err) {
-      for (const p of batch) p.reject(err);
+      return () => this.settle(batch, (p) => p.reject(err));
+    }
+  }
+
+  /**
+   * Settles a batch a slice at a time, yielding between slices: each settled answer writes its
+   * acknowledgement, and thousands of those in one go would hold the event loop.
+   */
+  private async settle(batch: Pending[], one: (p: Pending) => void): Promise<void> {
+    for (let i = 0; i < batch.length; i += this.opts.settleSlice) {
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const p of batch.slice(i, i + this.opts.settleSlice)) one(p);
     }
   }
 }

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db, Queryable } from '../db/database';
+import { makeGame } from '../test/factories';
+import { dbKinds, openTestDb } from '../test/test-db';
+import { AnswerBatcher } from './answer-batcher';
+
+// Group commit on the real database: a burst becomes a few statements, every answer is stored
+// before its promise resolves, and a repeat gets the first answer back.
+
+const PLAYERS = 1_200;
+
+describe.each(dbKinds)('answer batcher on %s', (kind) => {
+  let db: Db;
+  let participations: number[] = [];
+  beforeAll(async () => {
+    db = await openTestDb(kind);
+    const g = await makeGame(db, new Date(), { synchronous: true });
+    await db.query(
+      `INSERT INTO users (username, username_key, email, email_key, password_hash, zipcode, date_of_birth)
+       SELECT 'batch_' || k, 'batch_' || k, 'batch_' || k || '@x.invalid', 'batch_' || k || '@x.invalid',
+              '!', '77002', DATE '1990-01-01'
+         FROM generate_series(1, $1::int) k`,
+      [PLAYERS],
+    );
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO participations (game_id, user_id)
+       SELECT $1, id FROM users WHERE username_key LIKE 'batch\\_%' RETURNING id`,
+      [g.uuid],
+    );
+    participations = rows.map((r) => r.id);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('stores a burst that arrives together in one statement and answers repeats with the first answer', async () => {
+    let statements = 0;
+    const counted: Queryable = {
+      query: ((text: string, params?: readonly unknown[]) => {
+        statements++;
+        return db.query(text, params);
+      }) as Queryable['query'],
+      exec: (text) => db.exec(text),
+    };
+    const batcher = new AnswerBatcher(counted);
+    const first = participations.map((pid, k) =>
+      batcher.add(pid, { question_i: 0, choice_i: k % 3, number_answer: null }),
+    );
+    // The same players again, with other choices, while the first batch may be in flight.
+    const repeats = participations
+      .slice(0, 100)
+      .map((pid) => batcher.add(pid, { question_i: 0, choice_i: 2, number_answer: null }));
+    const stored = await Promise.all(first);
+    const repeated = await Promise.all(repeats);
+    await batcher.drain();
+
+    expect(stored.map((a) => a.choice_i)).toEqual(participations.map((_, k) => k % 3));
+    expect(repeated.map((a) => a.choice_i)).toEqual(stored.slice(0, 100).map((a) => a.choice_i));
+    // Everything arrived together: one statement, one commit.
+    expect(statements).toBe(1);
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM answers WHERE question_i = 0',
+    );
+    expect(rows[0]!.n).toBe(PLAYERS);
+  });
+});
