@@ -9,7 +9,7 @@ import {
   summarize,
   triple,
 } from './bench-util';
-import type { FromBaselineServer, ToBaselineServer } from './live-messages';
+import { BURST_WINDOW, type FromBaselineServer, type ToBaselineServer } from './live-messages';
 import {
   closeWorkers,
   collectReports,
@@ -26,8 +26,6 @@ import {
 const WS_SERVER = path.join(import.meta.dirname, 'ws-baseline-server.ts');
 const BASELINE_BROADCASTS = 4;
 const BASELINE_GAP_MS = 4_000;
-/** Every client replies 1–2 s after each broadcast: 10,000 replies in a second at 10,000 clients. */
-const REPLY_WINDOW: [number, number] = [1_000, 2_000];
 
 export interface BaselineResult {
   payloadBytes: number;
@@ -87,7 +85,7 @@ export async function runBaseline(
       mode: 'ws',
       url: `ws://127.0.0.1:${port}`,
       count: share(n, k, i),
-      replyWindow: REPLY_WINDOW,
+      replyWindow: BURST_WINDOW,
       concurrency: o.concurrency,
       connectTimeoutMs: 60_000,
     }),

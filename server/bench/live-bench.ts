@@ -23,7 +23,7 @@ import {
   triple,
 } from './bench-util';
 import { printBaseline, runBaseline } from './live-baseline';
-import type { ToWorker } from './live-messages';
+import { BURST_WINDOW, type ToWorker } from './live-messages';
 import {
   closeWorkers,
   collectReports,
@@ -56,12 +56,7 @@ const QUESTION_SECS = 10;
  * a question takes that long to read. The last question has everyone answer within one second
  * (10,000 answers a second at 10,000 players) to show group commit under a burst.
  */
-const ANSWER_WINDOWS: [number, number][] = [
-  [1_000, 6_000],
-  [1_000, 6_000],
-  [1_000, 6_000],
-  [1_000, 2_000],
-];
+const ANSWER_WINDOWS: [number, number][] = [[1_000, 6_000], [1_000, 6_000], [1_000, 6_000], BURST_WINDOW];
 const ACK_TIMEOUT_MS = 15_000;
 /**
  * From "everyone is in the lobby" to the start. The server re-reads a game's schedule every 2 s

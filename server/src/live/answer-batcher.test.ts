@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Queryable } from '../db/database';
+import type { Db } from '../db/database';
 import { makeGame } from '../test/factories';
-import { dbKinds, openTestDb } from '../test/test-db';
+import { countingStatements, dbKinds, openTestDb } from '../test/test-db';
 import { AnswerBatcher } from './answer-batcher';
 
 // Group commit on the real database: a burst becomes a few statements, every answer is stored
@@ -34,14 +34,7 @@ describe.each(dbKinds)('answer batcher on %s', (kind) => {
   });
 
   it('stores a burst that arrives together in one statement and answers repeats with the first answer', async () => {
-    let statements = 0;
-    const counted: Queryable = {
-      query: ((text: string, params?: readonly unknown[]) => {
-        statements++;
-        return db.query(text, params);
-      }) as Queryable['query'],
-      exec: (text) => db.exec(text),
-    };
+    const counted = countingStatements(db);
     const batcher = new AnswerBatcher(counted);
     const first = participations.map((pid, k) =>
       batcher.add(pid, { question_i: 0, choice_i: k % 3, number_answer: null }),
@@ -57,7 +50,7 @@ describe.each(dbKinds)('answer batcher on %s', (kind) => {
     expect(stored.map((a) => a.choice_i)).toEqual(participations.map((_, k) => k % 3));
     expect(repeated.map((a) => a.choice_i)).toEqual(stored.slice(0, 100).map((a) => a.choice_i));
     // Everything arrived together: one statement, one commit.
-    expect(statements).toBe(1);
+    expect(counted.count).toBe(1);
     const { rows } = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM answers WHERE question_i = 0',
     );

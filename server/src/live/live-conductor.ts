@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { LIVE_COUNTDOWN_MS, liveEndsAt, stepAt, stepDue } from '@hunch/rules';
 import type { AppContext } from '../app-context';
 import { questionEvent } from './live-events';
-import type { LiveHub } from './live-namespace';
+import type { LiveGameInfo, LiveHub } from './live-namespace';
 
 /** A lease outlives two missed renewals; a dead holder's game moves on within about this long. */
 export const LEASE_MS = 3_000;
@@ -120,7 +120,7 @@ export class LiveConductor {
         return;
       }
       held.step = due;
-      this.announce(gameId, due, now);
+      this.announce(gameId, due, info);
       if (finished) {
         // Results come as soon as the live part ends, not at the scheduled complete time.
         await this.ctx.db.query('UPDATE games SET complete_at = LEAST(complete_at, $2) WHERE id = $1', [
@@ -138,25 +138,24 @@ export class LiveConductor {
     held.timer.unref();
   }
 
-  private announce(gameId: string, step: number, now: number): void {
+  /** Broadcasts a step to the game's players, slice by slice (see SlicedBroadcaster). */
+  private announce(gameId: string, step: number, info: LiveGameInfo): void {
     const nsp = this.hub.of(gameId);
-    const info = this.hub.schedules.get(gameId);
     const { broadcaster } = this.hub;
-    void info.then((i) => {
-      if (!i) return;
-      const n = i.schedule.secs.length;
-      if (step === 0) {
-        const countdown = { secs: Math.round(LIVE_COUNTDOWN_MS / 1000) };
-        void broadcaster.send(gameId, nsp, 'game_start', (slice) => {
-          slice.emit('game_start');
-          slice.emit('countdown', countdown);
-        });
-      } else if (step <= n) {
-        const event = questionEvent(i, step - 1, now);
-        void broadcaster.send(gameId, nsp, `question ${step - 1}`, (slice) => slice.emit('question', event));
-      } else {
-        void broadcaster.send(gameId, nsp, 'game_complete', (slice) => slice.emit('game_complete'));
-      }
-    });
+    const n = info.schedule.secs.length;
+    if (step === 0) {
+      const countdown = { secs: Math.round(LIVE_COUNTDOWN_MS / 1000) };
+      void broadcaster.send(gameId, nsp, 'game_start', (slice) => {
+        slice.emit('game_start');
+        slice.emit('countdown', countdown);
+      });
+    } else if (step <= n) {
+      // time_left as of each slice's write, so a later slice is not told it has more time.
+      void broadcaster.send(gameId, nsp, `question ${step - 1}`, (slice) =>
+        slice.emit('question', questionEvent(info, step - 1, this.ctx.now().getTime())),
+      );
+    } else {
+      void broadcaster.send(gameId, nsp, 'game_complete', (slice) => slice.emit('game_complete'));
+    }
   }
 }

@@ -1,24 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Queryable } from '../db/database';
+import type { Db } from '../db/database';
 import { makeGame } from '../test/factories';
-import { openTestDb } from '../test/test-db';
+import { countingStatements, openTestDb } from '../test/test-db';
 import { LiveScheduleCache } from './live-schedule';
 
 // The schedule cache is asked on every answer and connection: it must read a game once however
 // many ask at once, see a host's change before the start, and stop reading once the game started.
-
-/** The real database, counting the statements sent to it. */
-function counting(db: Db): Queryable & { count: number } {
-  const counter = {
-    count: 0,
-    query: ((text: string, params?: readonly unknown[]) => {
-      counter.count++;
-      return db.query(text, params);
-    }) as Queryable['query'],
-    exec: (text: string) => db.exec(text),
-  };
-  return counter;
-}
 
 describe('live schedule cache', () => {
   let db: Db;
@@ -31,7 +18,7 @@ describe('live schedule cache', () => {
 
   it('reads a game once for many callers at once, and sees a moved start within 2 s before the start', async () => {
     const g = await makeGame(db, new Date(), { synchronous: true });
-    const counted = counting(db);
+    const counted = countingStatements(db);
     const cache = new LiveScheduleCache(counted);
     const infos = await Promise.all(Array.from({ length: 200 }, () => cache.get(g.uuid)));
     expect(new Set(infos).size).toBe(1);

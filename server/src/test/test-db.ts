@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Db } from '../db/database';
+import type { Db, Queryable } from '../db/database';
 import { migrate } from '../db/migrate';
 import { openPglite } from '../db/pglite';
 import { openPostgres } from '../db/postgres';
@@ -38,4 +38,17 @@ export async function openTestDb(kind: DbKind): Promise<Db> {
       await cleanup.end();
     },
   };
+}
+
+/** The real database, counting the statements sent through it (to test batching and caching). */
+export function countingStatements(db: Queryable): Queryable & { count: number } {
+  const counter = {
+    count: 0,
+    query: ((text: string, params?: readonly unknown[]) => {
+      counter.count++;
+      return db.query(text, params);
+    }) as Queryable['query'],
+    exec: (text: string) => db.exec(text),
+  };
+  return counter;
 }
