@@ -64,13 +64,15 @@ export class GameClock {
     const now = this.ctx.now();
     for (const { game_id, state } of await claimBoundaries(this.ctx.db, now)) this.announce(game_id, state);
     for (const id of await gamesDueForScoring(this.ctx.db, now)) {
-      if (await scoreGame(this.ctx.db, id, now, this.afterScoring)) {
-        await this.ctx.db.query(
+      // The 'complete' claim commits with the scores: a game is never scored but left unannounced.
+      const scored = await scoreGame(this.ctx.db, id, now, async (tx, gameId) => {
+        await this.afterScoring?.(tx, gameId);
+        await tx.query(
           `INSERT INTO game_state_events (game_id, state) VALUES ($1, 'complete') ON CONFLICT DO NOTHING`,
-          [id],
+          [gameId],
         );
-        this.announce(id, 'complete');
-      }
+      });
+      if (scored) this.announce(id, 'complete');
     }
   }
 }
