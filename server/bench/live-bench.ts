@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { askedAt, deadlineOf, type LiveSchedule, liveEndsAt } from '@hunch/rules';
 import { openPostgres } from '../src/db/postgres';
+import type { BatchRecord } from '../src/live/answer-batcher';
 import { BROADCAST_SLICES, type BroadcastRecord } from '../src/live/live-broadcast';
 import {
   canRaiseFdLimit,
@@ -214,7 +215,12 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       workers: pool.children.map((c) => cpuSeconds(c.pid)),
       machine: machineCpu(),
     };
+    // The last question's fan-out is over 0.9 s after it was asked; from then on the server's CPU
+    // goes to its burst of answers.
+    await sleep(asked[asked.length - 1]! + 900 - Date.now());
+    const burstCpu0 = cpuSeconds(server.child.pid) ?? 0;
     await sleep(deadlineOf(schedule, 3) + 1_000 - Date.now());
+    const burstCpu = (cpuSeconds(server.child.pid) ?? 0) - burstCpu0;
     const duringQuestions = await metrics(server.url);
     const qWall = Date.now() - q0;
     const machine1 = machineCpu();
@@ -238,6 +244,9 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const broadcasts = (await (
       await fetch(`${server.url}/api/_metrics/broadcasts`)
     ).json()) as BroadcastRecord[];
+    const batches = (await (
+      await fetch(`${server.url}/api/_metrics/answer-batches`)
+    ).json()) as BatchRecord[];
     await closeWorkers(pool);
     await stopChild(server.child, 5_000);
 
@@ -270,6 +279,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const joinedAtEnd = reports.reduce((a, r) => a + r.joined, 0);
     const payloadBytes = reports.find((r) => r.payloadBytes)?.payloadBytes ?? 300;
     const lost = ackOk - stored;
+    const burstAck = summarize(reports.flatMap((r) => r.ackByQuestion[ANSWER_WINDOWS.length - 1] ?? []));
 
     const baseline = await runBaseline(res, {
       n,
@@ -325,11 +335,18 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
         ['answer ack latency p50 / p99', `${fmtMs(ack.p50)} / ${fmtMs(ack.p99)}  (max ${fmtMs(ack.max)})`],
         ...ANSWER_WINDOWS.map(([from, to], i): [string, string] => {
           const a = summarize(reports.flatMap((r) => r.ackByQuestion[i] ?? []));
+          const mine = batches.filter((b) => b.at >= asked[i]! && b.at < (asked[i + 1] ?? Number.MAX_VALUE));
+          const size = summarize(mine.map((b) => b.answers));
+          const took = summarize(mine.map((b) => b.ms));
           return [
             `  question ${i + 1} p50 / p99 / max`,
-            `${triple(a)}  (${a.n} answers sent ${from / 1000}–${to / 1000} s after receipt)`,
+            `${triple(a)}  (${a.n} answers sent ${from / 1000}–${to / 1000} s after receipt; ${mine.length} INSERTs of ${size.p50}/${size.max} answers p50/max taking ${fmtMs(took.p50)}/${fmtMs(took.max)})`,
           ];
         }),
+        [
+          'server CPU per answer in the burst',
+          `${Math.round((burstCpu * 1e6) / Math.max(1, burstAck.n))} µs  (${(burstCpu * 1000).toFixed(0)} ms of CPU for the last question's ${burstAck.n} answers)`,
+        ],
         ['answers sent / acknowledged ok / failed', `${answersSent} / ${ackOk} / ${ackFailed}`],
         ['answer errors', describeCounts(ackErrors)],
         ['answers stored in the DB', `${stored}`],
@@ -351,7 +368,6 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     );
     printBaseline(baseline, n);
     const ratio = fanout.p99 / baseline.fanout.p99;
-    const burstAck = summarize(reports.flatMap((r) => r.ackByQuestion[ANSWER_WINDOWS.length - 1] ?? []));
     printTable('Fan-out latency: hunch vs bare ws', [
       ['', 'p50        p99        max'],
       [
@@ -364,7 +380,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       ],
       ['hunch p99 / ws p99', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : '—'],
       ['', ''],
-      ['10,000 replies in one second', 'p50        p99        max'],
+      [`${n.toLocaleString('en')} replies in one second`, 'p50        p99        max'],
       [
         'hunch answer ack (question 4)',
         `${fmtMs(burstAck.p50).padEnd(10)} ${fmtMs(burstAck.p99).padEnd(10)} ${fmtMs(burstAck.max)}`,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database';
 import { makeGame } from '../test/factories';
 import { countingStatements, dbKinds, openTestDb } from '../test/test-db';
-import { AnswerBatcher } from './answer-batcher';
+import { AnswerBatcher, BATCHER_DEFAULTS } from './answer-batcher';
 
 // Group commit on the real database: a burst becomes a few statements, every answer is stored
 // before its promise resolves, and a repeat gets the first answer back.
@@ -55,5 +55,27 @@ describe.each(dbKinds)('answer batcher on %s', (kind) => {
       'SELECT count(*)::int AS n FROM answers WHERE question_i = 0',
     );
     expect(rows[0]!.n).toBe(PLAYERS);
+    // Statements are remembered only when asked (the benchmark's figures).
+    expect(batcher.recent()).toEqual([]);
+  });
+
+  it('remembers each statement when asked: when it went out, its answers and its time', async () => {
+    const batcher = new AnswerBatcher(db, { ...BATCHER_DEFAULTS, keepRecords: 2 });
+    const before = Date.now();
+    for (const round of [1, 2, 3]) {
+      await Promise.all(
+        participations
+          .slice(0, round * 10)
+          .map((pid) => batcher.add(pid, { question_i: round, choice_i: 0, number_answer: null })),
+      );
+    }
+    const records = batcher.recent();
+    // The oldest of three is gone.
+    expect(records.map((r) => r.answers)).toEqual([20, 30]);
+    for (const r of records) {
+      expect(r.at).toBeGreaterThanOrEqual(before);
+      expect(r.at).toBeLessThanOrEqual(Date.now());
+      expect(r.ms).toBeGreaterThanOrEqual(0);
+    }
   });
 });

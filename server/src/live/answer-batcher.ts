@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { LiveAnswer } from '@hunch/contract';
 import type { Queryable } from '../db/database';
 
@@ -15,6 +16,31 @@ interface StoredRow {
   number_answer: number | null;
 }
 
+/** One statement, for the benchmark's figures (BENCH_METRICS). */
+export interface BatchRecord {
+  /** Epoch ms when the statement was sent. */
+  at: number;
+  answers: number;
+  /** ms until the statement returned. */
+  ms: number;
+}
+
+export interface BatcherOptions {
+  maxBatch: number;
+  maxWaitMs: number;
+  /** Acknowledgements settled per turn of the event loop. */
+  settleSlice: number;
+  /** How many statements `recent()` remembers (the benchmark's figures); none by default. */
+  keepRecords: number;
+}
+
+export const BATCHER_DEFAULTS: BatcherOptions = {
+  maxBatch: 5_000,
+  maxWaitMs: 5,
+  settleSlice: 250,
+  keepRecords: 0,
+};
+
 /**
  * Group commit for live answers: answers arriving together are written by one INSERT of many rows,
  * so thousands per second cost a few statements (and a few commits) instead of thousands, and the
@@ -27,14 +53,11 @@ export class AnswerBatcher {
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
+  private log: BatchRecord[] = [];
 
   constructor(
     private readonly db: Queryable,
-    private readonly opts: { maxBatch: number; maxWaitMs: number; settleSlice: number } = {
-      maxBatch: 5_000,
-      maxWaitMs: 5,
-      settleSlice: 250,
-    },
+    private readonly opts: BatcherOptions = BATCHER_DEFAULTS,
   ) {}
 
   add(participationId: number, answer: LiveAnswer): Promise<LiveAnswer> {
@@ -43,6 +66,11 @@ export class AnswerBatcher {
       // While a statement is in flight, its end sends the queue; otherwise wait a moment for company.
       if (!this.inFlight) this.timer ??= setTimeout(() => this.flush(), this.opts.maxWaitMs);
     });
+  }
+
+  /** The latest statements, oldest first. */
+  recent(): BatchRecord[] {
+    return [...this.log];
   }
 
   /** Waits until everything queued so far is stored. */
@@ -68,6 +96,8 @@ export class AnswerBatcher {
 
   /** Stores a batch; returns how to settle its answers' promises (in slices, see settleSlice). */
   private async write(batch: Pending[]): Promise<() => Promise<void>> {
+    const at = Date.now();
+    const t0 = performance.now();
     try {
       const { rows } = await this.db.query<StoredRow>(
         `WITH incoming AS (
@@ -89,6 +119,10 @@ export class AnswerBatcher {
           batch.map((p) => p.answer.number_answer),
         ],
       );
+      if (this.opts.keepRecords > 0) {
+        this.log.push({ at, answers: batch.length, ms: performance.now() - t0 });
+        if (this.log.length > this.opts.keepRecords) this.log.shift();
+      }
       // The second half of the query sees the table as it was before this statement: for each key
       // it is either the row just inserted (a first answer) or the earlier one (a repeat).
       const stored = new Map<string, LiveAnswer>();

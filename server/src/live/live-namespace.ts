@@ -10,7 +10,7 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../app-context';
 import { validateAnswer } from '../games/participation';
 import { HttpError } from '../http/http-error';
-import { AnswerBatcher } from './answer-batcher';
+import { AnswerBatcher, BATCHER_DEFAULTS } from './answer-batcher';
 import { SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
 import { type LiveGameInfo, LiveScheduleCache } from './live-schedule';
@@ -48,7 +48,10 @@ export type HandshakeUser = (cookieHeader: string | undefined) => Promise<number
  */
 export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser: HandshakeUser) {
   const schedules = new LiveScheduleCache(ctx.db, () => ctx.now().getTime());
-  const batcher = new AnswerBatcher(ctx.db);
+  const batcher = new AnswerBatcher(ctx.db, {
+    ...BATCHER_DEFAULTS,
+    keepRecords: ctx.config.benchMetrics ? 20_000 : 0,
+  });
   const broadcaster = new SlicedBroadcaster();
   const parent = io.of(GAME_NAMESPACE_PATTERN) as unknown as LiveNamespace;
   const countTimers = new Map<string, NodeJS.Timeout>();

@@ -45,8 +45,11 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     const token = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
     return token && token.length < 100 ? userIdForToken(ctx.db, token) : null;
   });
-  // The benchmark measures fan-out from the moment each broadcast began.
-  if (ctx.config.benchMetrics) app.get('/api/_metrics/broadcasts', async () => live.broadcaster.recent());
+  // The benchmark measures fan-out from the moment each broadcast began, and times answer batches.
+  if (ctx.config.benchMetrics) {
+    app.get('/api/_metrics/broadcasts', async () => live.broadcaster.recent());
+    app.get('/api/_metrics/answer-batches', async () => live.batcher.recent());
+  }
   const conductor = new LiveConductor(ctx, live);
   conductor.start();
   return {
