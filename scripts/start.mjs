@@ -3,13 +3,15 @@
 import { execSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { serverNodeFlags } from './server-node-flags.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 if (!existsSync(path.join(root, 'web/dist/index.html'))) {
   console.log('Building the web app (first start only)...');
   execSync('npm run build -w web', { cwd: root, stdio: 'inherit' });
 }
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
+const args = [...serverNodeFlags(), '--import', 'tsx', path.join(root, 'server/src/main.ts')];
+const child = spawn(process.execPath, args, {
   cwd: root,
   stdio: 'inherit',
 });

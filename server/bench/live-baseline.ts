@@ -53,7 +53,7 @@ export async function runBaseline(
   const { n, workers: k, fdNeed, connectDeadlineMs, payloadBytes } = o;
   // Baseline: a bare ws server, the same number of clients from the same kind of workers.
   console.log('\n  baseline: bare ws server');
-  const wsServer = spawnNode(['--expose-gc', '--import', 'tsx', WS_SERVER], {
+  const wsServer = spawnNode(['--expose-gc', ...res.serverNodeFlags(), '--import', 'tsx', WS_SERVER], {
     ipc: true,
     fdLimit: fdNeed,
     cpus: res.placement.server,

@@ -1,8 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
 import type { Db } from '../src/db/database';
 import { sleep, spawnNode, stopChild } from './bench-util';
 import type { FromWorker, ToWorker, WorkerReady, WorkerReport } from './live-messages';
@@ -74,6 +75,17 @@ export class Resources {
    * message it sends them, so by default the server gets core 0 and the players the rest.
    */
   placement: { server?: string; clients?: string } = {};
+
+  /** Node flags for a server under test: the same as `npm start` would give it on its CPUs. */
+  serverNodeFlags(): string[] {
+    const cpus = this.placement.server
+      ? this.placement.server
+          .split(',')
+          .map((part) => part.split('-').map(Number))
+          .reduce((n, [from = 0, to = from]) => n + to - from + 1, 0)
+      : availableParallelism();
+    return serverNodeFlags(cpus);
+  }
   dropDb: (() => Promise<void>) | undefined;
   dirs: string[] = [];
   db: Db | undefined;
@@ -110,11 +122,22 @@ export async function startServer(
   };
   delete env.REDIS_URL;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
-  const child = spawnNode(['--max-old-space-size=4096', '--expose-gc', ...profile, '--import', 'tsx', MAIN], {
-    env,
-    fdLimit,
-    cpus: res.placement.server,
-  });
+  const child = spawnNode(
+    [
+      '--max-old-space-size=4096',
+      '--expose-gc',
+      ...res.serverNodeFlags(),
+      ...profile,
+      '--import',
+      'tsx',
+      MAIN,
+    ],
+    {
+      env,
+      fdLimit,
+      cpus: res.placement.server,
+    },
+  );
   res.children.push(child);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
