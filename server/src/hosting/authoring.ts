@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type GameInput, gameInputSchema } from '@hunch/contract';
+import { liveEndsAt } from '@hunch/rules';
 import type { Queryable } from '../db/database';
 
 export interface CommunityInput {
@@ -71,6 +72,19 @@ export async function createSeries(
 /** Creates a game with its questions and choices; the input is validated by the contract schema. */
 export async function createGame(db: Queryable, seriesId: number, input: GameInput): Promise<string> {
   const game = gameInputSchema.parse(input);
+  if (game.synchronous) {
+    // Scoring runs at the complete time: a live game must be over by then, or its last answers
+    // would be stored and never counted.
+    const endsAt = liveEndsAt({
+      startAt: game.schedule.standby.getTime(),
+      secs: game.questions.map((q) => q.secs_to_answer),
+    });
+    if (game.schedule.complete.getTime() < endsAt) {
+      throw new Error(
+        `A live game must complete after its live part ends (${new Date(endsAt).toISOString()} or later)`,
+      );
+    }
+  }
   const id = randomUUID();
   await db.query(
     `INSERT INTO games (id, series_id, name, image, open_at, standby_at, complete_at, synchronous, speed_bonus)

@@ -13,6 +13,11 @@ interface Held {
   epoch: number;
   step: number;
   timer?: NodeJS.Timeout;
+  /**
+   * Taken over from another process: its last step may have reached only some slices (it died
+   * mid-broadcast), so that step is sent again if it is still the current one.
+   */
+  resend: boolean;
 }
 
 /**
@@ -27,6 +32,8 @@ export class LiveConductor {
   // host:pid:random — the pid tells operators (and the scale-out test) which process drives a game.
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private held = new Map<string, Held>();
+  /** Games whose advance is running: the claim tick and the step timer never run it twice at once. */
+  private advancing = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   /** Called once per game when its last step is announced (takeover metrics, bots). */
@@ -94,19 +101,35 @@ export class LiveConductor {
     const mine = this.held.get(gameId);
     if (!mine || mine.epoch !== row.epoch) {
       clearTimeout(mine?.timer);
-      this.held.set(gameId, { epoch: row.epoch, step: row.step });
+      this.held.set(gameId, { epoch: row.epoch, step: row.step, resend: row.step > 0 });
     }
     await this.advance(gameId);
   }
 
   /** Announces every step now due, then sleeps until the next one. */
   private async advance(gameId: string): Promise<void> {
+    if (this.advancing.has(gameId)) return;
+    this.advancing.add(gameId);
+    try {
+      await this.advanceNow(gameId);
+    } finally {
+      this.advancing.delete(gameId);
+    }
+  }
+
+  private async advanceNow(gameId: string): Promise<void> {
     const held = this.held.get(gameId);
     const info = await this.hub.schedules.get(gameId);
     if (!held || !info) return;
     const now = this.ctx.now().getTime();
     const due = stepDue(info.schedule, now);
     const last = info.schedule.secs.length + 1;
+    // (A copy of the schedule read before the start may lag; the resend waits for one that doesn't.)
+    if (held.resend && due >= held.step) {
+      // Players who had the question see it again with the same deadline.
+      if (due === held.step && due <= info.schedule.secs.length) this.announce(gameId, due, info);
+      held.resend = false;
+    }
     if (due > held.step) {
       const finished = due >= last;
       const { rows } = await this.ctx.db.query(
@@ -116,6 +139,7 @@ export class LiveConductor {
       );
       if (rows.length === 0) {
         // Fenced off: another process took over.
+        clearTimeout(held.timer);
         this.held.delete(gameId);
         return;
       }

@@ -77,13 +77,19 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     if (countTimers.has(gameId)) return;
     countTimers.set(
       gameId,
-      setTimeout(async () => {
+      setTimeout(() => {
         countTimers.delete(gameId);
-        const n = await playerCount(gameId);
-        const entry = counts.get(gameId);
-        if (!entry || entry.sent === n) return;
-        entry.sent = n;
-        void broadcaster.send(gameId, nsp, 'lobby_count', (slice) => slice.emit('lobby_count', { count: n }));
+        // A failed count is skipped (the next join tries again); it must not reach the process.
+        playerCount(gameId)
+          .then((n) => {
+            const entry = counts.get(gameId);
+            if (!entry || entry.sent === n) return;
+            entry.sent = n;
+            return broadcaster.send(gameId, nsp, 'lobby_count', (slice) =>
+              slice.emit('lobby_count', { count: n }),
+            );
+          })
+          .catch(() => undefined);
       }, LOBBY_COUNT_EVERY_MS),
     );
   }
@@ -139,7 +145,8 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       pingSent = 0;
     });
 
-    void resume(socket, gameId);
+    // A failed resume leaves the player connected: the next event or reconnection brings them up to date.
+    resume(socket, gameId).catch(() => undefined);
 
     socket.on('lobby', async (ack) => {
       if (typeof ack !== 'function') return;
@@ -202,6 +209,8 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     if (participationId === null) return { ok: false, error: 'Join the lobby first' };
     const info = await schedules.get(gameId);
     if (!info) return { ok: false, error: 'No such live game' };
+    // Scoring starts at the complete time: an answer after it would be stored but never counted.
+    if (receivedAt >= info.completeAt) return { ok: false, error: 'This game is over' };
     if (!answerInTime(info.schedule, answer.question_i, receivedAt, socket.data.rttMs / 2)) {
       return {
         ok: false,
@@ -223,8 +232,6 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
   async function resume(socket: LiveSocket, gameId: string) {
     const info = await schedules.get(gameId);
     if (!info || !socket.connected) return;
-    const now = ctx.now().getTime();
-    const phase = livePhaseAt(info.schedule, now);
     const answers = socket.data.participationId
       ? (
           await ctx.db.query<{ question_i: number; choice_i: number | null; number_answer: number | null }>(
@@ -233,11 +240,17 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
           )
         ).rows
       : [];
+    const players = await playerCount(gameId);
+    if (!socket.connected) return;
+    // The phase as of sending, not as of the reads above: the time left is true, and a question
+    // that closed meanwhile is not sent after the next one's broadcast.
+    const now = ctx.now().getTime();
+    const phase = livePhaseAt(info.schedule, now);
     socket.emit('resume', {
       phase: phase.kind,
       in_lobby: socket.data.participationId !== null,
       answers,
-      players: await playerCount(gameId),
+      players,
       time_left: Math.max(0, phaseEndsAt(phase) - now),
     });
     if (phase.kind === 'question') socket.emit('question', questionEvent(info, phase.i, now));

@@ -5,7 +5,7 @@ import type {
   LiveQuestionEvent,
   LiveResumeEvent,
 } from '@hunch/contract';
-import { LIVE_GAP_MS } from '@hunch/rules';
+import { LIVE_COUNTDOWN_MS, LIVE_GAP_MS } from '@hunch/rules';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGame } from '../test/factories';
@@ -75,6 +75,37 @@ describe.each(dbKinds)('live game protocol on %s', (kind) => {
     const u = connect(server.url, '00000000-0000-4000-8000-000000000000', outsider.cookie());
     await expect(connected(u.socket)).rejects.toThrow('No such live game');
     for (const s of [anon, o, u]) s.socket.close();
+  });
+
+  it('re-sends the question in progress when it takes over a game from a dead process', async () => {
+    const g = await makeGame(server.ctx.db, new Date(), { synchronous: true });
+    const player = await registerOverHttp(server.url);
+    await player.call('PUT', `/api/community_membership/${g.community.endpoint}`);
+    const p = connect(server.url, g.uuid, player.cookie());
+    await connected(p.socket);
+    expect(await p.socket.emitWithAck('lobby')).toBe(true);
+    await until(() => p.seen.some((e) => e.event === 'resume'));
+    // Another process drove the game and died just after storing step 1 (question 0): its
+    // broadcast may have reached nobody. Question 0 has been open for a second.
+    await server.ctx.db.query(
+      `INSERT INTO live_games (game_id, holder, epoch, step, lease_until)
+       VALUES ($1, 'dead-host:1:x', 7, 1, now() - interval '1 second')`,
+      [g.uuid],
+    );
+    await server.ctx.db.query(
+      `UPDATE games SET standby_at = now() - make_interval(secs => $2::float8 / 1000) WHERE id = $1`,
+      [g.uuid, LIVE_COUNTDOWN_MS + 1_000],
+    );
+    await until(() => p.seen.some((e) => e.event === 'question'), 10_000);
+    const q = p.seen.find((e) => e.event === 'question')!.data as LiveQuestionEvent;
+    expect(q.i).toBe(0);
+    expect(q.time_left).toBeGreaterThan(0);
+    const lease = await server.ctx.db.query<{ holder: string; epoch: number }>(
+      'SELECT holder, epoch FROM live_games WHERE game_id = $1',
+      [g.uuid],
+    );
+    expect(lease.rows[0]).toEqual({ holder: server.realtime.conductor.id, epoch: 8 });
+    p.socket.close();
   });
 
   it('plays a whole game: lobby, late join, resume, deadlines, duplicates, malformed events', async () => {

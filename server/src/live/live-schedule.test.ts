@@ -52,4 +52,26 @@ describe('live schedule cache', () => {
     expect(await cache.get(g.uuid)).toBe(before);
     expect(await cache.get('00000000-0000-4000-8000-000000000000')).toBeUndefined();
   });
+
+  it('forgets games completed more than an hour ago when it reads another', async () => {
+    const old = await makeGame(db, new Date(), { synchronous: true });
+    const later = await makeGame(db, new Date(), { synchronous: true });
+    let clock = old.schedule.complete.getTime() - 60_000;
+    const counted = countingStatements(db);
+    const cache = new LiveScheduleCache(counted, () => clock);
+    const kept = await cache.get(old.uuid);
+    const reads = counted.count;
+    expect(await cache.get(old.uuid)).toBe(kept);
+    expect(counted.count).toBe(reads);
+    // Two hours on, reading another game drops the old copy: the next ask reads it again.
+    clock = old.schedule.complete.getTime() + 2 * 3_600_000;
+    await db.query('UPDATE games SET complete_at = $2 WHERE id = $1', [
+      later.uuid,
+      new Date(clock + 3_600_000),
+    ]);
+    await cache.get(later.uuid);
+    const again = await cache.get(old.uuid);
+    expect(again).not.toBe(kept);
+    expect(again?.gameId).toBe(old.uuid);
+  });
 });

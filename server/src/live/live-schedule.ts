@@ -17,6 +17,8 @@ export interface LiveGameInfo {
 
 /** Before its start a host may still move a game: a cached copy is re-read after this long. */
 const FRESH_BEFORE_START_MS = 2_000;
+/** Copies of games completed longer ago than this are dropped: a long-running process forgets them. */
+const FORGET_AFTER_COMPLETE_MS = 3_600_000;
 
 /**
  * A live game's timeline and questions. Both are fixed once the game starts, so each process
@@ -85,6 +87,10 @@ export class LiveScheduleCache {
       subcommunities: new Map((row.subs ?? []).map(([endpoint, id, name]) => [endpoint, { id, name }])),
     };
     this.cache.set(gameId, { info, wallAt, gameTimeAt });
+    for (const [id, entry] of this.cache) {
+      if (id !== gameId && entry.info.completeAt < gameTimeAt - FORGET_AFTER_COMPLETE_MS)
+        this.cache.delete(id);
+    }
     return info;
   }
 }

@@ -28,6 +28,9 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     path: '/socket.io',
     pingTimeout: SOCKET_TIMEOUT_MS,
     serveClient: false,
+    // A /game/{uuid} namespace goes when its last socket does, refused ones included: names come
+    // from clients, so kept namespaces would grow without bound.
+    cleanupEmptyChildNamespaces: true,
   });
   const redis: Redis[] = [];
   if (ctx.config.redisUrl) {

@@ -50,7 +50,12 @@ export type LiveAction =
   | { type: 'time-up'; i: number }
   | { type: 'complete' }
   | { type: 'sending'; i: number }
-  | { type: 'ack'; i: number; ack: LiveAnswerAck };
+  | { type: 'ack'; i: number; ack: LiveAnswerAck }
+  /** The connection dropped (or 20 s passed) before the answer was acknowledged. */
+  | { type: 'ack-lost'; i: number };
+
+/** Shown when an answer's acknowledgement never came; the resume shows it if it was stored. */
+export const ANSWER_NOT_CONFIRMED = 'Your answer was not confirmed. Answer again.';
 
 export const initialLiveState: LiveState = {
   connection: 'connecting',
@@ -91,7 +96,8 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
         ...state,
         connection: action.retrying ? 'reconnecting' : 'closed',
         problem: action.problem,
-        // An answer in flight is re-sent by socket.io's buffer on reconnection, or never acknowledged.
+        // An answer not yet sent goes out from socket.io's buffer on reconnection; one already sent
+        // gets 'ack-lost'.
         sending: action.retrying ? state.sending : null,
       };
     case 'refused':
@@ -105,6 +111,8 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
         joined: action.event.in_lobby || state.joined === true,
         players: action.event.players,
         answers,
+        // An answer whose acknowledgement was lost but which was stored is shown as stored.
+        answerError: state.answerError && answers[state.answerError.i] ? null : state.answerError,
       };
     }
     case 'lobby':
@@ -131,6 +139,14 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
       return { ...state, stage: { kind: 'complete' }, sending: null };
     case 'sending':
       return { ...state, sending: action.i, answerError: null };
+    case 'ack-lost':
+      return {
+        ...state,
+        sending: state.sending === action.i ? null : state.sending,
+        answerError: state.answers[action.i]
+          ? state.answerError
+          : { i: action.i, text: ANSWER_NOT_CONFIRMED },
+      };
     case 'ack': {
       const sending = state.sending === action.i ? null : state.sending;
       const stored = action.ack.answer;

@@ -3,6 +3,7 @@ import {
   type GameServerToClient,
   gameNamespace,
   type LiveAnswer,
+  SOCKET_TIMEOUT_MS,
 } from '@hunch/contract';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
@@ -119,7 +120,13 @@ export function useLiveGame({ uuid, subcommunity, gameState, onJoined }: UseLive
       const socket = socketRef.current;
       if (!socket || state.sending !== null || state.answers[a.question_i]) return;
       dispatch({ type: 'sending', i: a.question_i });
-      socket.emit('answer', a, (ack) => dispatch({ type: 'ack', i: a.question_i, ack }));
+      // With a timeout, socket.io also calls back when the connection drops before the
+      // acknowledgement; without one it would drop the callback and the answer would stay "sending".
+      socket
+        .timeout(SOCKET_TIMEOUT_MS)
+        .emit('answer', a, (err, ack) =>
+          dispatch(err ? { type: 'ack-lost', i: a.question_i } : { type: 'ack', i: a.question_i, ack }),
+        );
     },
     [state.sending, state.answers],
   );

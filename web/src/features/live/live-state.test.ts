@@ -1,0 +1,66 @@
+import type { LiveQuestionEvent } from '@hunch/contract';
+import { describe, expect, it } from 'vitest';
+import { ANSWER_NOT_CONFIRMED, initialLiveState, type LiveState, liveReducer } from './live-state';
+
+// The live screen's state: an answer whose acknowledgement is lost with the connection must not
+// leave the player unable to answer again.
+
+const question = (i: number): LiveQuestionEvent =>
+  ({
+    i,
+    question: { text: `Q${i}` },
+    type: 'vote',
+    asked_at: 0,
+    secs_to_answer: 10,
+    time_left: 10_000,
+  }) as never;
+
+function sendingAnswer(i: number): LiveState {
+  let s = liveReducer(initialLiveState, { type: 'connected' });
+  s = liveReducer(s, { type: 'question', event: question(i), now: 1_000 });
+  return liveReducer(s, { type: 'sending', i });
+}
+
+describe('live state: answers', () => {
+  it('frees the answer buttons and says so when an acknowledgement is lost', () => {
+    let s = sendingAnswer(0);
+    expect(s.sending).toBe(0);
+    s = liveReducer(s, { type: 'connection-lost', retrying: true, problem: null });
+    s = liveReducer(s, { type: 'ack-lost', i: 0 });
+    expect(s.sending).toBeNull();
+    expect(s.answerError).toEqual({ i: 0, text: ANSWER_NOT_CONFIRMED });
+    // The next question can be answered.
+    s = liveReducer(s, { type: 'question', event: question(1), now: 2_000 });
+    s = liveReducer(s, { type: 'sending', i: 1 });
+    expect(s.sending).toBe(1);
+  });
+
+  it('shows the answer as stored when the resume says it was, with no error left', () => {
+    let s = liveReducer(sendingAnswer(0), { type: 'ack-lost', i: 0 });
+    s = liveReducer(s, {
+      type: 'resume',
+      now: 3_000,
+      event: {
+        phase: 'question',
+        in_lobby: true,
+        answers: [{ question_i: 0, choice_i: 2, number_answer: null }],
+        players: 2,
+        time_left: 5_000,
+      },
+    });
+    expect(s.answers[0]).toEqual({ question_i: 0, choice_i: 2, number_answer: null });
+    expect(s.answerError).toBeNull();
+  });
+
+  it('keeps a stored answer without an error when a late loss is reported for it', () => {
+    let s = sendingAnswer(0);
+    s = liveReducer(s, {
+      type: 'ack',
+      i: 0,
+      ack: { ok: true, answer: { question_i: 0, choice_i: 1, number_answer: null } },
+    });
+    s = liveReducer(s, { type: 'ack-lost', i: 0 });
+    expect(s.answerError).toBeNull();
+    expect(s.answers[0]?.choice_i).toBe(1);
+  });
+});
