@@ -36,34 +36,40 @@ export const liveAnswerSchema = z.object({
 export type LiveAnswer = z.infer<typeof liveAnswerSchema>;
 
 /** The live question as sent: `time_left` (ms) lets a client with a skewed clock count down right. */
-export interface LiveQuestionEvent extends LiveQuestion {
-  time_left: number;
-}
+export const liveQuestionEventSchema = liveQuestionSchema.extend({ time_left: z.number().min(0) });
+export type LiveQuestionEvent = z.infer<typeof liveQuestionEventSchema>;
 
-export interface LiveAnswerAck {
-  ok: boolean;
+export const liveAnswerAckSchema = z.object({
+  ok: z.boolean(),
   /** Why an answer did not count ('too late', 'not in the lobby', ...). */
-  error?: string;
+  error: z.string().optional(),
   /** The stored answer for this question (the first one when a repeat arrives). */
-  answer?: LiveAnswer;
-}
+  answer: liveAnswerSchema.optional(),
+});
+export type LiveAnswerAck = z.infer<typeof liveAnswerAckSchema>;
+
+export const livePhaseSchema = z.enum(['lobby', 'countdown', 'question', 'between', 'complete']);
 
 /** Sent on (re)connection while a game is under way: where the game is and the player's answers. */
-export interface LiveResumeEvent {
-  phase: 'lobby' | 'countdown' | 'question' | 'between' | 'complete';
-  in_lobby: boolean;
-  answers: LiveAnswer[];
-  players: number;
+export const liveResumeEventSchema = z.object({
+  phase: livePhaseSchema,
+  in_lobby: z.boolean(),
+  answers: z.array(liveAnswerSchema),
+  players: z.number().int().min(0),
   /** ms until the current phase (countdown, question, gap) ends by the server's clock; 0 otherwise. */
-  time_left: number;
-}
+  time_left: z.number().min(0),
+});
+export type LiveResumeEvent = z.infer<typeof liveResumeEventSchema>;
+
+export const liveCountdownEventSchema = z.object({ secs: z.number().int().min(0) });
+export const lobbyCountEventSchema = z.object({ count: z.number().int().min(0) });
 
 export interface GameServerToClient {
   game_start: () => void;
-  countdown: (event: { secs: number }) => void;
+  countdown: (event: z.infer<typeof liveCountdownEventSchema>) => void;
   question: (event: LiveQuestionEvent) => void;
   game_complete: () => void;
-  lobby_count: (event: { count: number }) => void;
+  lobby_count: (event: z.infer<typeof lobbyCountEventSchema>) => void;
   resume: (event: LiveResumeEvent) => void;
   /** A round-trip probe at connection: the client acknowledges at once, so the server can measure its delay. */
   latency: (ack: () => void) => void;

@@ -1,13 +1,19 @@
-import type {
-  GameClientToServer,
-  GameServerToClient,
-  LiveAnswerAck,
-  LiveQuestionEvent,
-  LiveResumeEvent,
+import {
+  type GameClientToServer,
+  type GameServerToClient,
+  type LiveAnswerAck,
+  type LiveQuestionEvent,
+  type LiveResumeEvent,
+  liveAnswerAckSchema,
+  liveCountdownEventSchema,
+  liveQuestionEventSchema,
+  liveResumeEventSchema,
+  lobbyCountEventSchema,
 } from '@hunch/contract';
 import { LIVE_COUNTDOWN_MS, LIVE_GAP_MS } from '@hunch/rules';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { makeGame } from '../test/factories';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
@@ -16,6 +22,17 @@ import { dbKinds } from '../test/test-db';
 type GameSocket = Socket<GameServerToClient, GameClientToServer>;
 
 const SECS = 3;
+
+/** What the server sends, checked against the contract as it arrives (null: no payload). */
+const eventSchemas: Record<keyof GameServerToClient, z.ZodType | null> = {
+  game_start: null,
+  countdown: liveCountdownEventSchema,
+  question: liveQuestionEventSchema,
+  game_complete: null,
+  lobby_count: lobbyCountEventSchema,
+  resume: liveResumeEventSchema,
+  latency: null,
+};
 
 /** A socket.io player that records what it receives, like the web client. */
 function connect(url: string, gameId: string, cookie: string | undefined) {
@@ -27,18 +44,16 @@ function connect(url: string, gameId: string, cookie: string | undefined) {
     query: { subcommunity: '' },
   });
   const seen: { event: string; at: number; data?: unknown }[] = [];
-  for (const event of [
-    'game_start',
-    'countdown',
-    'question',
-    'game_complete',
-    'lobby_count',
-    'resume',
-  ] as const) {
-    socket.on(event as 'game_start', (data?: unknown) => seen.push({ event, at: Date.now(), data }));
+  /** Events whose payload the contract's schema refuses (must stay empty). */
+  const invalid: string[] = [];
+  for (const [event, schema] of Object.entries(eventSchemas)) {
+    socket.on(event as 'game_start', (data?: unknown) => {
+      if (schema && !schema.safeParse(data).success) invalid.push(event);
+      seen.push({ event, at: Date.now(), data });
+    });
   }
   socket.on('latency', (ack) => ack());
-  return { socket, seen };
+  return { socket, seen, invalid };
 }
 
 const until = async (check: () => boolean, ms = 30_000) => {
@@ -56,7 +71,9 @@ const connected = (s: GameSocket) =>
   });
 
 const answer = (s: GameSocket, payload: unknown) =>
-  new Promise<LiveAnswerAck>((resolve) => s.emit('answer', payload as never, resolve));
+  new Promise<LiveAnswerAck>((resolve) =>
+    s.emit('answer', payload as never, (ack) => resolve(liveAnswerAckSchema.parse(ack))),
+  );
 
 describe.each(dbKinds)('live game protocol on %s', (kind) => {
   let server: Awaited<ReturnType<typeof startLiveTestServer>>;
@@ -230,6 +247,7 @@ describe.each(dbKinds)('live game protocol on %s', (kind) => {
     const end = Date.now() + 10_000;
     while (!(await scored()) && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
     expect(await scored()).toBe(true);
+    for (const s of [a, b, c, d, d2, d3]) expect(s.invalid).toEqual([]);
     for (const s of [a, b, c, d2]) s.socket.close();
   }, 90_000);
 });
