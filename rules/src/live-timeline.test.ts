@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  answeredAt,
   answerInTime,
   askedAt,
   deadlineOf,
@@ -46,6 +47,15 @@ describe('live timeline', () => {
     expect(answerInTime(s, 1, d + 100, 150)).toBe(true);
     expect(answerInTime(s, 1, d + MAX_LATENCY_ALLOWANCE_MS + 1, 60_000)).toBe(false);
     expect(answerInTime(s, 7, d, 0)).toBe(false);
+  });
+
+  it('dates an answer by when it was sent: its arrival less the capped one-way delay', () => {
+    expect(answeredAt(10_000, 120)).toBe(9_880);
+    expect(answeredAt(10_000, -5)).toBe(10_000);
+    expect(answeredAt(10_000, 60_000)).toBe(10_000 - MAX_LATENCY_ALLOWANCE_MS);
+    // An answer let in by the allowance was sent in time.
+    const d = deadlineOf(s, 1);
+    expect(answerInTime(s, 1, d + 100, 150)).toBe(answeredAt(d + 100, 150) <= d);
   });
 
   it('has phases that never go backwards (property)', () => {

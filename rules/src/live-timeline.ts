@@ -90,8 +90,15 @@ export function stepDue(s: LiveSchedule, now: number): number {
 export const MAX_LATENCY_ALLOWANCE_MS = 500;
 export function answerInTime(s: LiveSchedule, i: number, receivedAt: number, oneWayDelayMs: number): boolean {
   if (i < 0 || i >= s.secs.length) return false;
-  const allowance = Math.min(Math.max(0, oneWayDelayMs), MAX_LATENCY_ALLOWANCE_MS);
-  return receivedAt >= askedAt(s, i) && receivedAt <= deadlineOf(s, i) + allowance;
+  return receivedAt >= askedAt(s, i) && answeredAt(receivedAt, oneWayDelayMs) <= deadlineOf(s, i);
+}
+
+/**
+ * When the player answered, by the server's clock: the moment the answer arrived less the player's
+ * one-way network delay (capped, as for the deadline). The speed bonus is measured from it.
+ */
+export function answeredAt(receivedAt: number, oneWayDelayMs: number): number {
+  return receivedAt - Math.min(Math.max(0, oneWayDelayMs), MAX_LATENCY_ALLOWANCE_MS);
 }
 
 /**

@@ -8,6 +8,7 @@ import { AnswerBatcher, BATCHER_DEFAULTS } from './answer-batcher';
 // before its promise resolves, and a repeat gets the first answer back.
 
 const PLAYERS = 1_200;
+const ANSWERED_AT = Date.UTC(2030, 0, 1, 12, 0, 0, 123);
 
 describe.each(dbKinds)('answer batcher on %s', (kind) => {
   let db: Db;
@@ -37,12 +38,14 @@ describe.each(dbKinds)('answer batcher on %s', (kind) => {
     const counted = countingStatements(db);
     const batcher = new AnswerBatcher(counted);
     const first = participations.map((pid, k) =>
-      batcher.add(pid, { question_i: 0, choice_i: k % 3, number_answer: null }),
+      batcher.add(pid, { question_i: 0, choice_i: k % 3, number_answer: null }, ANSWERED_AT + k),
     );
     // The same players again, with other choices, while the first batch may be in flight.
     const repeats = participations
       .slice(0, 100)
-      .map((pid) => batcher.add(pid, { question_i: 0, choice_i: 2, number_answer: null }));
+      .map((pid) =>
+        batcher.add(pid, { question_i: 0, choice_i: 2, number_answer: null }, ANSWERED_AT + 5_000),
+      );
     const stored = await Promise.all(first);
     const repeated = await Promise.all(repeats);
     await batcher.drain();
@@ -55,6 +58,15 @@ describe.each(dbKinds)('answer batcher on %s', (kind) => {
       'SELECT count(*)::int AS n FROM answers WHERE question_i = 0',
     );
     expect(rows[0]!.n).toBe(PLAYERS);
+    // Each answer keeps the moment its player answered (the speed bonus's clock), to the ms.
+    const times = await db.query<{ pid: number; ms: number }>(
+      `SELECT participation_id AS pid, (extract(epoch FROM answered_at) * 1000)::float8 AS ms
+         FROM answers WHERE question_i = 0 AND participation_id = ANY($1::int[])`,
+      [participations.slice(0, 3)],
+    );
+    expect(Object.fromEntries(times.rows.map((r) => [r.pid, Math.round(r.ms)]))).toEqual(
+      Object.fromEntries(participations.slice(0, 3).map((pid, k) => [pid, ANSWERED_AT + k])),
+    );
     // Statements are remembered only when asked (the benchmark's figures).
     expect(batcher.recent()).toEqual([]);
   });
@@ -66,7 +78,9 @@ describe.each(dbKinds)('answer batcher on %s', (kind) => {
       await Promise.all(
         participations
           .slice(0, round * 10)
-          .map((pid) => batcher.add(pid, { question_i: round, choice_i: 0, number_answer: null })),
+          .map((pid) =>
+            batcher.add(pid, { question_i: round, choice_i: 0, number_answer: null }, Date.now()),
+          ),
       );
     }
     const records = batcher.recent();

@@ -5,6 +5,8 @@ import type { Queryable } from '../db/database';
 interface Pending {
   participationId: number;
   answer: LiveAnswer;
+  /** Epoch ms the player answered, by the server's clock (stored for the speed bonus). */
+  answeredAt: number;
   resolve: (stored: LiveAnswer) => void;
   reject: (err: unknown) => void;
 }
@@ -60,9 +62,9 @@ export class AnswerBatcher {
     private readonly opts: BatcherOptions = BATCHER_DEFAULTS,
   ) {}
 
-  add(participationId: number, answer: LiveAnswer): Promise<LiveAnswer> {
+  add(participationId: number, answer: LiveAnswer, answeredAt: number): Promise<LiveAnswer> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ participationId, answer, resolve, reject });
+      this.queue.push({ participationId, answer, answeredAt, resolve, reject });
       // While a statement is in flight, its end sends the queue; otherwise wait a moment for company.
       if (!this.inFlight) this.timer ??= setTimeout(() => this.flush(), this.opts.maxWaitMs);
     });
@@ -101,10 +103,11 @@ export class AnswerBatcher {
     try {
       const { rows } = await this.db.query<StoredRow>(
         `WITH incoming AS (
-           SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::float8[]) AS t(pid, qi, ci, num)
+           SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::float8[], $5::float8[])
+             AS t(pid, qi, ci, num, at_ms)
          ), inserted AS (
-           INSERT INTO answers (participation_id, question_i, choice_i, number_answer)
-           SELECT pid, qi, ci, num FROM incoming
+           INSERT INTO answers (participation_id, question_i, choice_i, number_answer, answered_at)
+           SELECT pid, qi, ci, num, to_timestamp(at_ms / 1000) FROM incoming
            ON CONFLICT (participation_id, question_i) DO NOTHING
            RETURNING participation_id, question_i, choice_i, number_answer
          )
@@ -117,6 +120,7 @@ export class AnswerBatcher {
           batch.map((p) => p.answer.question_i),
           batch.map((p) => p.answer.choice_i),
           batch.map((p) => p.answer.number_answer),
+          batch.map((p) => p.answeredAt),
         ],
       );
       if (this.opts.keepRecords > 0) {

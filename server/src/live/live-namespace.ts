@@ -5,7 +5,7 @@ import {
   type LiveAnswerAck,
   liveAnswerSchema,
 } from '@hunch/contract';
-import { answerInTime, livePhaseAt, phaseEndsAt } from '@hunch/rules';
+import { answeredAt, answerInTime, livePhaseAt, phaseEndsAt } from '@hunch/rules';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../app-context';
 import { validateAnswer } from '../games/participation';
@@ -224,7 +224,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       info.questions.find((q) => q.i === answer.question_i),
       answer,
     );
-    const stored = await batcher.add(participationId, answer);
+    const stored = await batcher.add(participationId, answer, answeredAt(receivedAt, socket.data.rttMs / 2));
     return { ok: true, answer: stored };
   }
 
