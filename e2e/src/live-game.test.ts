@@ -215,6 +215,15 @@ describe('live game: two players', () => {
                   else await saveScreenshot(page, 'live-question-1280x800', false);
                 }
                 if (i === 2 && player === a) await saveScreenshot(page, 'live-slider-390x844', false);
+                if (i === QUESTIONS - 1 && player === a) {
+                  // Back through a plain link to the game (another tab, another device): a player
+                  // already in the game lands straight in the question in progress.
+                  await page.goto(game.path);
+                  await page.waitForURL((url) => url.hash === '#lobby');
+                  await panel
+                    .getByRole('heading', { level: 2, name: heading ?? '' })
+                    .waitFor({ timeout: 15_000 });
+                }
                 const picked = await answer(page, player === a ? 0 : 1);
                 if (i === 2 && player === a) await saveScreenshot(page, 'live-locked-slider-390x844', false);
 

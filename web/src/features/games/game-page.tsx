@@ -95,6 +95,18 @@ function GameView({ game }: { game: Game }) {
   // subcommunity the connection represents) is known.
   const live =
     location.hash === '#lobby' && game.synchronous && profile !== null && !participationQuery.isPending;
+  // A player already in a live game goes back into it from any link to the game (another tab, another
+  // device, the play lists): the page opens at #lobby, as after 'Join Lobby'.
+  const navigate = useNavigate();
+  const backInto =
+    game.synchronous &&
+    participation !== null &&
+    (game.state === 'open' || game.state === 'standby' || game.state === 'results');
+  useEffect(() => {
+    if (backInto && location.hash !== '#lobby') {
+      navigate({ search: location.search, hash: 'lobby' }, { replace: true });
+    }
+  }, [backInto, location.hash, location.search, navigate]);
 
   const takePart = (
     <section className="card game-play" aria-label="Take part">

@@ -1,7 +1,7 @@
 import { COUNTDOWN_REFRESH_MS, type Game, type LiveAnswer, type LiveQuestionEvent } from '@hunch/contract';
 import { countdownText, LIVE_COUNTDOWN_MS } from '@hunch/rules';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
 import { resultsPath } from '../games/paths';
@@ -173,6 +173,9 @@ export function CompleteScreen({
 }) {
   const queryClient = useQueryClient();
   const ready = game.state === 'complete';
+  // As with each question, focus moves to the new screen's heading, so it is read out.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     if (ready) return;
     const timer = window.setInterval(
@@ -187,7 +190,9 @@ export function CompleteScreen({
       <span className="live-complete-icon" aria-hidden="true">
         ★
       </span>
-      <h2 className="live-title">Game complete!</h2>
+      <h2 ref={heading} tabIndex={-1} className="live-title">
+        Game complete!
+      </h2>
       <p className="live-text">
         {joined
           ? `You answered ${answered} of ${game.question_count} ${game.question_count === 1 ? 'question' : 'questions'}.`

@@ -64,3 +64,21 @@ describe('live state: answers', () => {
     expect(s.answers[0]?.choice_i).toBe(1);
   });
 });
+
+describe('live state: lobby', () => {
+  const resumed = (inLobby: boolean, players: number) =>
+    liveReducer(liveReducer(initialLiveState, { type: 'connected' }), {
+      type: 'resume',
+      now: 0,
+      event: { phase: 'lobby', in_lobby: inLobby, answers: [], players, time_left: 0 },
+    });
+
+  it('counts a player who just joined at once, and only once', () => {
+    let s = liveReducer(resumed(false, 0), { type: 'lobby', joined: true });
+    expect(s.players).toBe(1);
+    s = liveReducer(s, { type: 'lobby', joined: true });
+    expect(s.players).toBe(1);
+    expect(liveReducer(resumed(true, 4), { type: 'lobby', joined: true }).players).toBe(4);
+    expect(liveReducer(resumed(false, 4), { type: 'lobby', joined: false }).players).toBe(4);
+  });
+});

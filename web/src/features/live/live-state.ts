@@ -116,8 +116,16 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
       };
     }
     case 'lobby':
-      // A refusal does not undo an entry the resume already reported.
-      return { ...state, joined: action.joined || state.joined === true };
+      // A refusal does not undo an entry the resume already reported. A first entry counts itself
+      // at once; the server's next count follows within seconds.
+      return {
+        ...state,
+        joined: action.joined || state.joined === true,
+        players:
+          action.joined && state.joined !== true && state.players !== null
+            ? state.players + 1
+            : state.players,
+      };
     case 'count':
       return { ...state, players: action.count };
     case 'game-start':
