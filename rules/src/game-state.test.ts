@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type CallToActionInput,
   callToAction,
+  compareInList,
   countdownText,
   gameStateAt,
   gameStatusAt,
@@ -236,5 +237,20 @@ describe('countdownText', () => {
         return text !== null && /^0[0-2]:[0-5]\d$/.test(text);
       }),
     );
+  });
+});
+
+describe('order within a list', () => {
+  const game = (open: string, standby: string, complete: string) => ({ open, standby, complete });
+  const early = game('2030-01-01T10:00:00Z', '2030-01-01T11:00:00Z', '2030-01-01T12:00:00Z');
+  const late = game('2030-01-02T10:00:00Z', '2030-01-02T11:00:00Z', '2030-01-02T12:00:00Z');
+
+  it('puts upcoming and ongoing games soonest first, finished ones latest first', () => {
+    const sorted = (status: Parameters<typeof compareInList>[0]) =>
+      [late, early].sort((a, b) => compareInList(status, a, b));
+    expect(sorted('upcoming')).toEqual([early, late]);
+    expect(sorted('ongoing')).toEqual([early, late]);
+    expect(sorted('recent')).toEqual([late, early]);
+    expect(sorted('past')).toEqual([late, early]);
   });
 });

@@ -57,6 +57,22 @@ export function gameStatusAt(schedule: ScheduleInput, now: Date, scored: boolean
 }
 
 /**
+ * How a list of games of one status is ordered, whichever the player cares about in it: ongoing by
+ * start, upcoming soonest to open first, recent and past latest to complete first.
+ */
+export function compareInList(status: GameStatus, a: ScheduleInput, b: ScheduleInput): number {
+  switch (status) {
+    case 'ongoing':
+      return toMs(a.standby) - toMs(b.standby);
+    case 'upcoming':
+      return toMs(a.open) - toMs(b.open);
+    case 'recent':
+    case 'past':
+      return toMs(b.complete) - toMs(a.complete);
+  }
+}
+
+/**
  * The first schedule boundary strictly after `now`, or null once all have passed. The change from
  * results to complete depends on scoring, not the clock, so it is not a boundary here.
  */

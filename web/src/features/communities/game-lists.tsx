@@ -1,4 +1,5 @@
 import type { Game, GameStatus } from '@hunch/contract';
+import { compareInList } from '@hunch/rules';
 import { GameCard } from '../games/game-card';
 
 export interface GameListSpec {
@@ -20,7 +21,9 @@ export function GameLists({ games, lists = COMMUNITY_LISTS }: { games: Game[]; l
   return (
     <div className="game-lists">
       {lists.map(({ status, title, empty, hideWhenEmpty }) => {
-        const list = games.filter((g) => g.status === status);
+        const list = games
+          .filter((g) => g.status === status)
+          .sort((a, b) => compareInList(status, a.schedule, b.schedule));
         if (hideWhenEmpty && list.length === 0) return null;
         return (
           <section key={status} className="game-list" aria-labelledby={`games-${status}`}>

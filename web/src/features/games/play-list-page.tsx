@@ -1,4 +1,5 @@
-import type { Game, GameStatus } from '@hunch/contract';
+import type { GameStatus } from '@hunch/contract';
+import { compareInList } from '@hunch/rules';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { errorText } from '../../api/client';
@@ -11,18 +12,13 @@ interface ListSpec {
   title: string;
   empty: string;
   hint: { text: string; to: string; label: string };
-  /** Soonest or latest first, whichever the player cares about in this list. */
-  order: (a: Game, b: Game) => number;
 }
-
-const at = (iso: string) => Date.parse(iso) || 0;
 
 const LISTS: Record<Extract<GameStatus, 'ongoing' | 'upcoming' | 'recent'>, ListSpec> = {
   ongoing: {
     title: 'Happening now',
     empty: 'Nothing is happening in your communities right now.',
     hint: { text: 'See what is coming up next.', to: '/play/upcoming', label: 'Upcoming games' },
-    order: (a, b) => at(a.schedule.standby) - at(b.schedule.standby),
   },
   upcoming: {
     title: 'Happening soon',
@@ -32,13 +28,11 @@ const LISTS: Record<Extract<GameStatus, 'ongoing' | 'upcoming' | 'recent'>, List
       to: '/communities/search',
       label: 'Find communities',
     },
-    order: (a, b) => at(a.schedule.open) - at(b.schedule.open),
   },
   recent: {
     title: 'Recent results',
     empty: 'No results from the last week yet.',
     hint: { text: 'Play a game now and see how you rank.', to: '/play/current', label: 'Happening now' },
-    order: (a, b) => at(b.schedule.complete) - at(a.schedule.complete),
   },
 };
 
@@ -57,7 +51,9 @@ export function PlayListPage({ status }: { status: keyof typeof LISTS }) {
       </p>
     );
   } else {
-    const list = games.data.filter((g) => g.status === status).sort(spec.order);
+    const list = games.data
+      .filter((g) => g.status === status)
+      .sort((a, b) => compareInList(status, a.schedule, b.schedule));
     body =
       list.length === 0 ? (
         <div className="card empty-card">
