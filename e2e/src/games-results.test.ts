@@ -495,12 +495,17 @@ describe('games and results: a new user', () => {
             await card.locator('svg.recharts-surface').first().waitFor();
             expect(await card.getByText(/^[\d,]+ answers?$/).count()).toBe(1);
           }
-          // Choice questions mark their correct (or favourite) choice; predictions state the answer.
-          for (let k = 0; k < 5; k++) {
+          // Choice questions mark their correct choice, a vote its favourite (a vote has no right
+          // answer); predictions state the answer.
+          for (let k = 1; k < 5; k++) {
             expect(await cards.nth(k).getByText('✓ correct', { exact: true }).count()).toBeGreaterThanOrEqual(
               1,
             );
           }
+          expect(
+            await cards.nth(0).getByText('★ crowd favourite', { exact: true }).count(),
+          ).toBeGreaterThanOrEqual(1);
+          expect(await cards.nth(0).getByText('✓ correct', { exact: true }).count()).toBe(0);
           // The host's answer to the first prediction (demo content: 180 min).
           await cards
             .nth(2)

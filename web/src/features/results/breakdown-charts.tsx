@@ -91,9 +91,10 @@ export function ChoiceChart({
             <span className="choice-legend-value">
               {pct(d.per)} <span className="note">({d.ct.toLocaleString('en-US')})</span>
             </span>
-            {d.correct && <span className="correct-mark">✓ correct</span>}
+            {/* A vote has no right answer (DESIGN §2): its winner is the crowd's favourite. */}
+            {d.correct && question.type !== 'vote' && <span className="correct-mark">✓ correct</span>}
             {d.correct && question.type === 'vote' && (
-              <span className="note">{filtered ? ' overall favourite' : ' crowd favourite'}</span>
+              <span className="correct-mark">{filtered ? '★ overall favourite' : '★ crowd favourite'}</span>
             )}
           </li>
         ))}
