@@ -71,6 +71,25 @@ describe.each(dbKinds)('answer batcher on %s', (kind) => {
     expect(batcher.recent()).toEqual([]);
   });
 
+  // Two connections at once: PostgreSQL only (PGlite has one).
+  if (kind === 'postgres')
+    it('answers with the row another process stored while its statement waited on it', async () => {
+      const batcher = new AnswerBatcher(db);
+      const pid = participations[0]!;
+      let mine: Promise<unknown> | undefined;
+      // Another process (another connection) stores this player's answer to question 9 and commits
+      // only after this process's statement for the same answer has started and is waiting on it.
+      await db.transaction(async (tx) => {
+        await tx.query(
+          'INSERT INTO answers (participation_id, question_i, choice_i, number_answer) VALUES ($1, 9, 2, NULL)',
+          [pid],
+        );
+        mine = batcher.add(pid, { question_i: 9, choice_i: 0, number_answer: null }, Date.now());
+        await new Promise((r) => setTimeout(r, 300));
+      });
+      expect(await mine).toEqual({ question_i: 9, choice_i: 2, number_answer: null });
+    });
+
   it('remembers each statement when asked: when it went out, its answers and its time', async () => {
     const batcher = new AnswerBatcher(db, { ...BATCHER_DEFAULTS, keepRecords: 2 });
     const before = Date.now();

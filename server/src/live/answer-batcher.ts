@@ -130,12 +130,24 @@ export class AnswerBatcher {
       // The second half of the query sees the table as it was before this statement: for each key
       // it is either the row just inserted (a first answer) or the earlier one (a repeat).
       const stored = new Map<string, LiveAnswer>();
-      for (const r of rows) {
+      const keep = (r: StoredRow) =>
         stored.set(`${r.participation_id}:${r.question_i}`, {
           question_i: r.question_i,
           choice_i: r.choice_i,
           number_answer: r.number_answer,
         });
+      for (const r of rows) keep(r);
+      // A row another process committed while this statement waited on it is in neither half (the
+      // statement's snapshot predates it): read those again, so each player hears the stored answer.
+      const missing = batch.filter((p) => !stored.has(`${p.participationId}:${p.answer.question_i}`));
+      if (missing.length > 0) {
+        const again = await this.db.query<StoredRow>(
+          `SELECT a.participation_id, a.question_i, a.choice_i, a.number_answer
+             FROM answers a JOIN unnest($1::int[], $2::int[]) AS t(pid, qi)
+               ON a.participation_id = t.pid AND a.question_i = t.qi`,
+          [missing.map((p) => p.participationId), missing.map((p) => p.answer.question_i)],
+        );
+        for (const r of again.rows) keep(r);
       }
       return () =>
         this.settle(batch, (p) =>
