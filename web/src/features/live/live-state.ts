@@ -51,7 +51,7 @@ export type LiveAction =
   | { type: 'complete' }
   | { type: 'sending'; i: number }
   | { type: 'ack'; i: number; ack: LiveAnswerAck }
-  /** The connection dropped (or 20 s passed) before the answer was acknowledged. */
+  /** The connection dropped before the answer was acknowledged. */
   | { type: 'ack-lost'; i: number };
 
 /** Shown when an answer's acknowledgement never came; the resume shows it if it was stored. */

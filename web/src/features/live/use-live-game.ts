@@ -3,7 +3,6 @@ import {
   type GameServerToClient,
   gameNamespace,
   type LiveAnswer,
-  SOCKET_TIMEOUT_MS,
 } from '@hunch/contract';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
@@ -120,13 +119,12 @@ export function useLiveGame({ uuid, subcommunity, gameState, onJoined }: UseLive
       const socket = socketRef.current;
       if (!socket || state.sending !== null || state.answers[a.question_i]) return;
       dispatch({ type: 'sending', i: a.question_i });
-      // With a timeout, socket.io also calls back when the connection drops before the
-      // acknowledgement; without one it would drop the callback and the answer would stay "sending".
-      socket
-        .timeout(SOCKET_TIMEOUT_MS)
-        .emit('answer', a, (err, ack) =>
-          dispatch(err ? { type: 'ack-lost', i: a.question_i } : { type: 'ack', i: a.question_i, ack }),
-        );
+      // emitWithAck is told when the connection drops before the acknowledgement (a plain callback
+      // would be dropped, leaving the answer "sending"), and sets no acknowledgement timeout (§7).
+      socket.emitWithAck('answer', a).then(
+        (ack) => dispatch({ type: 'ack', i: a.question_i, ack }),
+        () => dispatch({ type: 'ack-lost', i: a.question_i }),
+      );
     },
     [state.sending, state.answers],
   );
