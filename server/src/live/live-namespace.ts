@@ -38,6 +38,17 @@ const LATENCY_PROBE_TIMEOUT_MS = 15_000;
 // Player counts go out at most every 2 s, and only when they changed.
 const LOBBY_COUNT_EVERY_MS = 2_000;
 
+/** A game's player count in one process: the latest, the last broadcast, and who was told what since. */
+interface PlayerCount {
+  n: number;
+  /** When the count's query started (epoch ms). */
+  at: number;
+  /** The count last broadcast to the game (-1: none yet). */
+  sent: number;
+  /** Sockets told a count by their resume since the last announcement, with the count they were told. */
+  served: Map<LiveSocket, number>;
+}
+
 /** Resolves the logged-in user of a socket handshake from its session cookie. */
 export type HandshakeUser = (cookieHeader: string | undefined) => Promise<number | null>;
 
@@ -55,24 +66,34 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
   const broadcaster = new SlicedBroadcaster();
   const parent = io.of(GAME_NAMESPACE_PATTERN) as unknown as LiveNamespace;
   const countTimers = new Map<string, NodeJS.Timeout>();
-  const counts = new Map<string, { n: number; at: number; sent: number }>();
+  const counts = new Map<string, PlayerCount>();
 
   const gameIdOf = (nsp: { name: string }) => nsp.name.slice('/game/'.length);
 
-  /** Players in a game, counted in the database at most every 2 s per process. */
-  async function playerCount(gameId: string): Promise<number> {
+  /**
+   * Players in a game, counted in the database at most every 2 s per process (`fresh` skips the
+   * cache). Of two counts in flight, the one that started later wins.
+   */
+  async function playerCount(gameId: string, fresh = false): Promise<number> {
     const hit = counts.get(gameId);
-    if (hit && Date.now() - hit.at < LOBBY_COUNT_EVERY_MS) return hit.n;
+    if (!fresh && hit && Date.now() - hit.at < LOBBY_COUNT_EVERY_MS) return hit.n;
+    const started = Date.now();
     const { rows } = await ctx.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM participations WHERE game_id = $1',
       [gameId],
     );
     const n = rows[0]?.n ?? 0;
-    counts.set(gameId, { n, at: Date.now(), sent: hit?.sent ?? -1 });
+    const entry = counts.get(gameId);
+    if (!entry) counts.set(gameId, { n, at: started, sent: -1, served: new Map() });
+    else if (entry.at <= started) Object.assign(entry, { n, at: started });
     return n;
   }
 
-  /** Tells everyone in the game how many players are in: at most every 2 s, and only on a change. */
+  /**
+   * Tells everyone in the game how many players are in: at most every 2 s, and only on a change.
+   * A player who connected meanwhile was told a count that may have been cached (or changed by a
+   * join on another process): if it differs from the fresh one, they get the fresh one alone.
+   */
   function announceCount(nsp: LiveNamespace, gameId: string) {
     if (countTimers.has(gameId)) return;
     countTimers.set(
@@ -80,14 +101,20 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       setTimeout(() => {
         countTimers.delete(gameId);
         // A failed count is skipped (the next join tries again); it must not reach the process.
-        playerCount(gameId)
+        playerCount(gameId, true)
           .then((n) => {
             const entry = counts.get(gameId);
-            if (!entry || entry.sent === n) return;
-            entry.sent = n;
-            return broadcaster.send(gameId, nsp, 'lobby_count', (slice) =>
-              slice.emit('lobby_count', { count: n }),
-            );
+            if (!entry) return;
+            const served = [...entry.served];
+            entry.served.clear();
+            if (entry.sent !== n) {
+              entry.sent = n;
+              return broadcaster.send(gameId, nsp, 'lobby_count', (slice) =>
+                slice.emit('lobby_count', { count: n }),
+              );
+            }
+            for (const [socket, told] of served)
+              if (told !== n && socket.connected) socket.emit('lobby_count', { count: n });
           })
           .catch(() => undefined);
       }, LOBBY_COUNT_EVERY_MS),
@@ -242,6 +269,8 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       : [];
     const players = await playerCount(gameId);
     if (!socket.connected) return;
+    counts.get(gameId)?.served.set(socket, players);
+    announceCount(socket.nsp as LiveNamespace, gameId);
     // The phase as of sending, not as of the reads above: the time left is true, and a question
     // that closed meanwhile is not sent after the next one's broadcast.
     const now = ctx.now().getTime();

@@ -125,6 +125,40 @@ describe.each(dbKinds)('live game protocol on %s', (kind) => {
     p.socket.close();
   });
 
+  it('brings a newcomer told a stale player count up to date, even when nobody joins here', async () => {
+    const g = await makeGame(server.ctx.db, new Date(), { synchronous: true });
+    const [first, other, newcomer] = await Promise.all([1, 2, 3].map(() => registerOverHttp(server.url)));
+    for (const p of [first!, other!, newcomer!])
+      await p.call('PUT', `/api/community_membership/${g.community.endpoint}`);
+    const a = connect(server.url, g.uuid, first!.cookie());
+    await connected(a.socket);
+    expect(await a.socket.emitWithAck('lobby')).toBe(true);
+    const countOf = (p: ReturnType<typeof connect>) =>
+      p.seen
+        .filter((e) => e.event === 'lobby_count' || e.event === 'resume')
+        .map(
+          (e) =>
+            (e.data as { count?: number; players?: number }).count ?? (e.data as { players: number }).players,
+        )
+        .at(-1);
+    await until(() => countOf(a) === 1, 10_000);
+    // Another process lets a player in (this one hears of no join), and at once a newcomer
+    // connects here: its resume may carry this process's cached count of 1.
+    const otherId = (
+      await server.ctx.db.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [other!.username])
+    ).rows[0]!.id;
+    await server.ctx.db.query('INSERT INTO participations (game_id, user_id) VALUES ($1, $2)', [
+      g.uuid,
+      otherId,
+    ]);
+    const n = connect(server.url, g.uuid, newcomer!.cookie());
+    await connected(n.socket);
+    await until(() => n.seen.some((e) => e.event === 'resume'));
+    await until(() => countOf(n) === 2, 5_000);
+    expect(n.invalid).toEqual([]);
+    for (const p of [a, n]) p.socket.close();
+  });
+
   it('plays a whole game: lobby, late join, resume, deadlines, duplicates, malformed events', async () => {
     // Lobby open now; the live part starts in 3 seconds.
     const now = new Date();
