@@ -11,6 +11,7 @@ import {
   livePhaseAt,
   MAX_LATENCY_ALLOWANCE_MS,
   phaseEndsAt,
+  questionsAskedBy,
   stepAt,
   stepDue,
   withSpeedBonus,
@@ -37,6 +38,15 @@ describe('live timeline', () => {
     expect(stepDue(s, askedAt(s, 2))).toBe(3);
     expect(stepDue(s, liveEndsAt(s))).toBe(4);
     expect(stepAt(s, 4)).toBe(liveEndsAt(s));
+  });
+
+  it('counts the questions asked so far, none before the first and all once the last is out', () => {
+    expect(questionsAskedBy(s, s.startAt - 1)).toBe(0);
+    expect(questionsAskedBy(s, askedAt(s, 0) - 1)).toBe(0);
+    expect(questionsAskedBy(s, askedAt(s, 0))).toBe(1);
+    expect(questionsAskedBy(s, askedAt(s, 2) - 1)).toBe(2);
+    expect(questionsAskedBy(s, askedAt(s, 2))).toBe(3);
+    expect(questionsAskedBy(s, liveEndsAt(s) + 60_000)).toBe(3);
   });
 
   it('accepts answers only inside the window plus a capped delay allowance', () => {

@@ -82,6 +82,11 @@ export function stepDue(s: LiveSchedule, now: number): number {
   return step;
 }
 
+/** How many questions have been asked by `now`: a live game's later questions stay secret until then. */
+export function questionsAskedBy(s: LiveSchedule, now: number): number {
+  return Math.min(Math.max(stepDue(s, now), 0), s.secs.length);
+}
+
 /**
  * Whether an answer to question i received at `receivedAt` counts: after the question was asked
  * and before its deadline, allowing for the player's one-way network delay (capped, so a client

@@ -1,4 +1,5 @@
 import type { GameState } from '@hunch/contract';
+import { askedAt } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCommunity, makeGame, registerPlayer } from '../test/factories';
 import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
@@ -141,6 +142,32 @@ describe.each(dbKinds)('games API on %s', (kind) => {
       json: {},
     });
     expect(lateEntry.statusCode).toBe(403);
+    t.clock.now = saved;
+  });
+
+  it("keeps a live game's questions secret from its players until each is asked", async () => {
+    const g = await makeGame(t.ctx.db, t.clock.now, { synchronous: true });
+    const c = await member(g.community.endpoint);
+    expect((await c.post(`/api/participation/${g.uuid}`, { json: {} })).json().entry.questions).toEqual([]);
+    const asked = async () =>
+      ((await c.get(`/api/participation/${g.uuid}`)).json().entry.questions as { i: number }[]).map(
+        (q) => q.i,
+      );
+    expect(await asked()).toEqual([]);
+    const saved = t.clock.now;
+    const secs = (
+      await t.ctx.db.query<{ secs_to_answer: number }>(
+        'SELECT secs_to_answer FROM questions WHERE game_id = $1 ORDER BY i',
+        [g.uuid],
+      )
+    ).rows.map((r) => r.secs_to_answer);
+    const schedule = { startAt: g.schedule.standby.getTime(), secs };
+    t.clock.now = new Date(askedAt(schedule, 1));
+    expect(await asked()).toEqual([0, 1]);
+    t.clock.now = new Date(askedAt(schedule, 1) - 1);
+    expect(await asked()).toEqual([0]);
+    t.clock.now = new Date(g.schedule.complete.getTime() + 1000);
+    expect(await asked()).toEqual([0, 1, 2, 3, 4]);
     t.clock.now = saved;
   });
 

@@ -80,7 +80,7 @@ export function gameRoutes(app: FastifyInstance, ctx: AppContext): void {
     const game = await gameOr404(request.params.uuid);
     const entry = await findEntry(db, game.uuid, userId);
     if (!entry) throw new HttpError(404, 'You have not entered this game');
-    return presentParticipation(db, game.uuid, entry);
+    return presentParticipation(db, game, entry, ctx.now());
   });
 
   app.post<{ Params: { uuid: string } }>('/api/participation/:uuid', async (request) => {
@@ -92,7 +92,7 @@ export function gameRoutes(app: FastifyInstance, ctx: AppContext): void {
       'Send {"subcommunity": endpoint or null}',
     );
     await enterGame(db, game, userId, subcommunity ?? null);
-    return presentParticipation(db, game.uuid, (await findEntry(db, game.uuid, userId))!);
+    return presentParticipation(db, game, (await findEntry(db, game.uuid, userId))!, ctx.now());
   });
 
   app.put<{ Params: { series: string; uuid: string } }>('/api/answer/:series/:uuid', async (request) => {

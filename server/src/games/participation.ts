@@ -1,4 +1,5 @@
 import type { AnswerPayload, Game, Participation, QuestionItem } from '@hunch/contract';
+import { questionsAskedBy } from '@hunch/rules';
 import type { Db, Queryable } from '../db/database';
 import { HttpError } from '../http/http-error';
 import { loadQuestionRows, toQuestionItem } from './question-queries';
@@ -30,12 +31,24 @@ export async function findEntry(
   return rows[0];
 }
 
+/**
+ * A player's entry and answers. A live game's questions are listed only once asked: a player in
+ * the lobby must not read the questions to come (the live game hands them out on its clock).
+ */
 export async function presentParticipation(
   db: Queryable,
-  gameId: string,
+  game: Pick<Game, 'uuid' | 'synchronous' | 'schedule'>,
   entry: EntryRow,
+  now: Date,
 ): Promise<Participation> {
-  const questions = await loadQuestions(db, gameId);
+  const questionRows = await loadQuestionRows(db, game.uuid);
+  const asked = game.synchronous
+    ? questionsAskedBy(
+        { startAt: Date.parse(game.schedule.standby), secs: questionRows.map((q) => q.secs_to_answer) },
+        now.getTime(),
+      )
+    : questionRows.length;
+  const questions = questionRows.slice(0, asked).map(toQuestionItem);
   const { rows } = await db.query<{
     question_i: number;
     choice_i: number | null;
