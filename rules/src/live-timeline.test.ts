@@ -4,6 +4,7 @@ import {
   answeredAt,
   answerInTime,
   askedAt,
+  countdownSecs,
   deadlineOf,
   LIVE_COUNTDOWN_MS,
   LIVE_GAP_MS,
@@ -38,6 +39,13 @@ describe('live timeline', () => {
     expect(stepDue(s, askedAt(s, 2))).toBe(3);
     expect(stepDue(s, liveEndsAt(s))).toBe(4);
     expect(stepAt(s, 4)).toBe(liveEndsAt(s));
+  });
+
+  it('tells the countdown seconds left, whole, never below zero', () => {
+    expect(countdownSecs(s, s.startAt)).toBe(LIVE_COUNTDOWN_MS / 1000);
+    expect(countdownSecs(s, s.startAt + 2_100)).toBe(3);
+    expect(countdownSecs(s, askedAt(s, 0))).toBe(0);
+    expect(countdownSecs(s, askedAt(s, 0) + 5_000)).toBe(0);
   });
 
   it('counts the questions asked so far, none before the first and all once the last is out', () => {

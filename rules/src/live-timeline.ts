@@ -82,6 +82,11 @@ export function stepDue(s: LiveSchedule, now: number): number {
   return step;
 }
 
+/** Whole seconds of the countdown left at `now` (rounded: a start announced on time says 5). */
+export function countdownSecs(s: LiveSchedule, now: number): number {
+  return Math.max(0, Math.round((s.startAt + LIVE_COUNTDOWN_MS - now) / 1000));
+}
+
 /** How many questions have been asked by `now`: a live game's later questions stay secret until then. */
 export function questionsAskedBy(s: LiveSchedule, now: number): number {
   return Math.min(Math.max(stepDue(s, now), 0), s.secs.length);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { LIVE_COUNTDOWN_MS, liveEndsAt, stepAt, stepDue } from '@hunch/rules';
+import { countdownSecs, liveEndsAt, stepAt, stepDue } from '@hunch/rules';
 import type { AppContext } from '../app-context';
 import { questionEvent } from './live-events';
 import type { LiveGameInfo, LiveHub } from './live-namespace';
@@ -101,7 +101,7 @@ export class LiveConductor {
     const mine = this.held.get(gameId);
     if (!mine || mine.epoch !== row.epoch) {
       clearTimeout(mine?.timer);
-      this.held.set(gameId, { epoch: row.epoch, step: row.step, resend: row.step > 0 });
+      this.held.set(gameId, { epoch: row.epoch, step: row.step, resend: row.step >= 0 });
     }
     await this.advance(gameId);
   }
@@ -126,7 +126,7 @@ export class LiveConductor {
     const last = info.schedule.secs.length + 1;
     // (A copy of the schedule read before the start may lag; the resend waits for one that doesn't.)
     if (held.resend && due >= held.step) {
-      // Players who had the question see it again with the same deadline.
+      // Players who had the start or the question see it again with the same end.
       if (due === held.step && due <= info.schedule.secs.length) this.announce(gameId, due, info);
       held.resend = false;
     }
@@ -168,10 +168,11 @@ export class LiveConductor {
     const { broadcaster } = this.hub;
     const n = info.schedule.secs.length;
     if (step === 0) {
-      const countdown = { secs: Math.round(LIVE_COUNTDOWN_MS / 1000) };
+      // The seconds left as of each slice's write: a start announced late (a takeover, a slow
+      // first claim) counts down to the same first question as everyone else's.
       void broadcaster.send(gameId, nsp, 'game_start', (slice) => {
         slice.emit('game_start');
-        slice.emit('countdown', countdown);
+        slice.emit('countdown', { secs: countdownSecs(info.schedule, this.ctx.now().getTime()) });
       });
     } else if (step <= n) {
       // time_left as of each slice's write, so a later slice is not told it has more time.

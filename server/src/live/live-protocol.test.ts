@@ -159,6 +159,33 @@ describe.each(dbKinds)('live game protocol on %s', (kind) => {
     for (const p of [a, n]) p.socket.close();
   });
 
+  it('re-sends the start with the countdown time left when it takes over during the countdown', async () => {
+    const g = await makeGame(server.ctx.db, new Date(), { synchronous: true });
+    const player = await registerOverHttp(server.url);
+    await player.call('PUT', `/api/community_membership/${g.community.endpoint}`);
+    // The game started half a second ago; its holder stored step 0 (the start) and died: its
+    // lease runs out in 1.5 s, after the player is in.
+    const startAt = Date.now() - 500;
+    await server.ctx.db.query('UPDATE games SET standby_at = $2 WHERE id = $1', [g.uuid, new Date(startAt)]);
+    await server.ctx.db.query(
+      `INSERT INTO live_games (game_id, holder, epoch, step, lease_until)
+       VALUES ($1, 'dead-host:1:x', 3, 0, now() + interval '1.5 seconds')`,
+      [g.uuid],
+    );
+    const p = connect(server.url, g.uuid, player.cookie());
+    await connected(p.socket);
+    expect(await p.socket.emitWithAck('lobby')).toBe(true);
+    await until(() => p.seen.some((e) => e.event === 'countdown'), 10_000);
+    const countdown = p.seen.find((e) => e.event === 'countdown')!;
+    expect(p.seen.some((e) => e.event === 'game_start')).toBe(true);
+    expect(p.seen.some((e) => e.event === 'question')).toBe(false);
+    const { secs } = countdown.data as { secs: number };
+    // Rounded seconds to the first question, as of the resend: not the full five.
+    expect(Math.abs(secs * 1000 - (startAt + LIVE_COUNTDOWN_MS - countdown.at))).toBeLessThanOrEqual(600);
+    expect(secs).toBeLessThan(LIVE_COUNTDOWN_MS / 1000);
+    p.socket.close();
+  });
+
   it('plays a whole game: lobby, late join, resume, deadlines, duplicates, malformed events', async () => {
     // Lobby open now; the live part starts in 3 seconds.
     const now = new Date();
