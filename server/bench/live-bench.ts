@@ -324,7 +324,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
         ...byQuestion.map((q, i): [string, string] => {
           const b = questionBroadcasts[i];
           const loop = b
-            ? `emitted at asked_at + ${fmtMs(emitDelay[i]!)}, ${BROADCAST_SLICES} slices over ${fmtMs(b.totalMs)} (writing ${fmtMs(b.sendMs)})`
+            ? `emitted at asked_at + ${fmtMs(emitDelay[i]!)}, ${BROADCAST_SLICES} slices over ${fmtMs(b.totalMs)} (writing ${fmtMs(b.sendMs)}; ${b.direct} direct, ${b.queued} through socket.io)`
             : 'no broadcast record';
           return [`  question ${i + 1} p50 / p99 / max`, `${triple(q)}  (${q.n}); ${loop}`];
         }),

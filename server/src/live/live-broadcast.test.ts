@@ -1,72 +1,174 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GameClientToServer, GameServerToClient } from '@hunch/contract';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROADCAST_SLICES, SlicedBroadcaster } from './live-broadcast';
+import { BROADCAST_SLICES, type OutgoingEvent, SlicedBroadcaster } from './live-broadcast';
 
-// The sliced broadcast on a real socket.io server: everyone gets every event once and in order,
-// and the event loop turns between slices (so answers are not held behind a long send loop).
+// The sliced broadcast on real socket.io servers: everyone gets every event once and in order, the
+// event loop turns between slices (so answers are not held behind a long send loop), websocket
+// players get the pre-encoded frames directly, and anything engine.io has in flight or a polling
+// player still goes through socket.io.
 
-const PLAYERS = 40;
+type ClientSocket = Socket<GameServerToClient, GameClientToServer>;
+interface Player {
+  socket: ClientSocket;
+  /** What arrived, as `event:value`. */
+  got: string[];
+}
 
-describe('sliced broadcast', () => {
+async function startServer(redisUrl?: string) {
   const http = createServer();
   const server = new Server<GameClientToServer, GameServerToClient>(http);
+  const redis: Redis[] = [];
+  if (redisUrl) {
+    const pub = new Redis(redisUrl);
+    const sub = pub.duplicate();
+    redis.push(pub, sub);
+    server.adapter(createAdapter(pub, sub));
+  }
   const nsp = server.of('/game/sliced');
   const broadcaster = new SlicedBroadcaster();
-  const clients: { socket: Socket<GameServerToClient, GameClientToServer>; secs: number[] }[] = [];
+  nsp.on('connection', (socket) => broadcaster.join(socket));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    nsp,
+    broadcaster,
+    url: `http://127.0.0.1:${port}/game/sliced`,
+    async close() {
+      await server.close();
+      for (const r of redis) r.disconnect();
+    },
+  };
+}
+
+async function join(url: string, transports: ('websocket' | 'polling')[] = ['websocket']): Promise<Player> {
+  const socket: ClientSocket = io(url, { transports, forceNew: true, reconnection: false });
+  const player: Player = { socket, got: [] };
+  socket.on('countdown', ({ secs }) => player.got.push(`countdown:${secs}`));
+  socket.on('lobby_count', ({ count }) => player.got.push(`lobby_count:${count}`));
+  socket.on('game_start', () => player.got.push('game_start'));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return player;
+}
+
+const until = async (check: () => boolean, ms = 5_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+const countdown = (secs: number) => (): OutgoingEvent[] => [['countdown', { secs }]];
+
+describe('sliced broadcast', () => {
+  const PLAYERS = 40;
+  let s: Awaited<ReturnType<typeof startServer>>;
+  const players: Player[] = [];
 
   beforeAll(async () => {
-    nsp.on('connection', (socket) => broadcaster.join(socket));
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const { port } = http.address() as AddressInfo;
-    for (let k = 0; k < PLAYERS; k++) {
-      const socket: Socket<GameServerToClient, GameClientToServer> = io(
-        `http://127.0.0.1:${port}/game/sliced`,
-        { transports: ['websocket'], forceNew: true, reconnection: false },
-      );
-      const client = { socket, secs: [] as number[] };
-      socket.on('countdown', ({ secs }) => client.secs.push(secs));
-      clients.push(client);
-      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    }
-    while (nsp.sockets.size < PLAYERS) await new Promise((r) => setTimeout(r, 10));
+    s = await startServer();
+    for (let k = 0; k < PLAYERS; k++) players.push(await join(s.url));
+    await until(() => s.nsp.sockets.size === PLAYERS);
   });
 
   afterAll(async () => {
-    for (const c of clients) c.socket.close();
-    await server.close();
+    for (const p of players) p.socket.close();
+    await s.close();
   });
 
   it('reaches every socket once, keeps the order of back-to-back broadcasts, and yields between slices', async () => {
     let turnedDuringBroadcast = false;
     let firstDone = false;
-    const first = broadcaster
-      .send('sliced', nsp, 'first', (slice) => slice.emit('countdown', { secs: 1 }))
-      .then(() => {
-        firstDone = true;
-      });
+    const first = s.broadcaster.send('sliced', s.nsp, 'first', countdown(1)).then(() => {
+      firstDone = true;
+    });
     setImmediate(() => {
       turnedDuringBroadcast = !firstDone;
     });
-    const second = broadcaster.send('sliced', nsp, 'second', (slice) => slice.emit('countdown', { secs: 2 }));
+    const second = s.broadcaster.send('sliced', s.nsp, 'second', () => [
+      ['game_start'],
+      ['countdown', { secs: 2 }],
+    ]);
     await Promise.all([first, second]);
-    const deadline = Date.now() + 5_000;
-    while (clients.some((c) => c.secs.length < 2) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until(() => players.every((p) => p.got.length >= 3));
     await new Promise((r) => setTimeout(r, 50));
 
-    for (const c of clients) expect(c.secs).toEqual([1, 2]);
+    for (const p of players) expect(p.got).toEqual(['countdown:1', 'game_start', 'countdown:2']);
     expect(turnedDuringBroadcast).toBe(true);
-    const log = broadcaster.recent().filter((b) => b.gameId === 'sliced');
+    const log = s.broadcaster.recent().filter((b) => b.gameId === 'sliced');
     expect(log.map((b) => b.event)).toEqual(['first', 'second']);
     expect(log[1]!.at).toBeGreaterThanOrEqual(log[0]!.at);
+    // Idle websocket players get the pre-encoded frames straight away.
+    expect(log.map((b) => [b.direct, b.queued])).toEqual([
+      [PLAYERS, 0],
+      [PLAYERS, 0],
+    ]);
     // Every slice holds some of the 40 players: round robin keeps them even.
-    const rooms = [...nsp.adapter.rooms.keys()].filter((r) => r.startsWith('slice:'));
+    const rooms = [...s.nsp.adapter.rooms.keys()].filter((r) => /^slice:\d+$/.test(r));
     expect(rooms).toHaveLength(BROADCAST_SLICES);
-    for (const r of rooms) expect(nsp.adapter.rooms.get(r)!.size).toBeGreaterThanOrEqual(2);
+    for (const r of rooms) expect(s.nsp.adapter.rooms.get(r)!.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('queues behind a write of engine.io still in flight, and carries polling players through socket.io', async () => {
+    for (const p of players) p.got.length = 0;
+    const polling = await join(s.url, ['polling']);
+    await until(() => s.nsp.sockets.size === PLAYERS + 1);
+    // Two events of socket.io's own to one player: the first written, its write not yet confirmed;
+    // the second waiting in engine.io's buffer for that. The broadcast must come after both.
+    const busy = [...s.nsp.sockets.values()][0]!;
+    busy.emit('lobby_count', { count: 7 });
+    busy.emit('lobby_count', { count: 8 });
+    await s.broadcaster.send('sliced', s.nsp, 'third', countdown(3));
+    await until(() => [...players, polling].every((p) => p.got.includes('countdown:3')));
+    const busyPlayer = players.find((p) => p.socket.id === busy.id)!;
+    expect(busyPlayer.got).toEqual(['lobby_count:7', 'lobby_count:8', 'countdown:3']);
+    expect(polling.got).toEqual(['countdown:3']);
+    const third = s.broadcaster.recent().find((b) => b.event === 'third')!;
+    expect(third.direct + third.queued).toBe(PLAYERS + 1);
+    expect(third.queued).toBeGreaterThanOrEqual(2);
+    polling.socket.close();
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.runIf(redisUrl)('sliced broadcast across two processes (Redis adapter)', () => {
+  let a: Awaited<ReturnType<typeof startServer>>;
+  let b: Awaited<ReturnType<typeof startServer>>;
+  const onA: Player[] = [];
+  const onB: Player[] = [];
+
+  beforeAll(async () => {
+    a = await startServer(redisUrl);
+    b = await startServer(redisUrl);
+    for (let k = 0; k < 20; k++) {
+      onA.push(await join(a.url));
+      onB.push(await join(b.url));
+    }
+    await until(() => a.nsp.sockets.size === 20 && b.nsp.sockets.size === 20);
+  });
+
+  afterAll(async () => {
+    for (const p of [...onA, ...onB]) p.socket.close();
+    await a.close();
+    await b.close();
+  });
+
+  it("reaches the other process's players once through the adapter, and this one's directly", async () => {
+    await a.broadcaster.send('sliced', a.nsp, 'from a', countdown(4));
+    await until(() => [...onA, ...onB].every((p) => p.got.length >= 1));
+    await new Promise((r) => setTimeout(r, 200));
+    for (const p of [...onA, ...onB]) expect(p.got).toEqual(['countdown:4']);
+    const record = a.broadcaster.recent().find((r) => r.event === 'from a')!;
+    expect([record.direct, record.queued]).toEqual([20, 0]);
   });
 });

@@ -1,19 +1,40 @@
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { GameServerToClient } from '@hunch/contract';
 import type { BroadcastOperator } from 'socket.io';
+import { type DirectWritable, directStream, encodeEventFrame } from './direct-frames';
 
 // Writing one event to 10,000 sockets costs the kernel 10–15 µs a socket on a small machine:
 // 150–300 ms in one go, during which every answer and acknowledgement would wait. So each game's
 // sockets are spread over rooms ("slices") as they connect, and a broadcast sends one slice per
-// turn of the event loop, letting answers in between. See docs/decisions/009.
+// turn of the event loop, letting answers in between. See docs/decisions/009. Within a slice, this
+// process's sockets get each event as one pre-encoded frame (direct-frames.ts, decision 011).
 export const BROADCAST_SLICES = 16;
 
 const sliceRoom = (k: number) => `slice:${k}`;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** What a broadcast needs of a namespace: rooms to join and to send to. */
-interface SlicedNamespace<D> {
+/** One event with its arguments, as the client's handler receives them. */
+export type OutgoingEvent = {
+  [E in keyof GameServerToClient]: [E, ...Parameters<GameServerToClient[E]>];
+}[keyof GameServerToClient];
+
+/** socket.io's typed emit, on a socket or a broadcast operator. */
+interface Emitter {
+  emit: (...args: never[]) => unknown;
+}
+
+/** Emits one event through socket.io (typed per event name; the tuple carries the matching args). */
+function emitThrough(target: Emitter, event: OutgoingEvent): void {
+  (target.emit as (...args: unknown[]) => unknown).apply(target, event);
+}
+
+/** What a broadcast needs of a namespace: its name, rooms and sockets here, and the adapter's reach. */
+export interface SlicedNamespace<D> {
+  name: string;
   to(room: string): BroadcastOperator<GameServerToClient, D>;
+  adapter: { rooms: Map<string, Set<string>> };
+  sockets: Map<string, DirectWritable & Emitter>;
 }
 
 /** One broadcast, for the benchmark's figures (BENCH_METRICS) and for logs. */
@@ -26,6 +47,9 @@ export interface BroadcastRecord {
   sendMs: number;
   /** ms from the first slice to the last. */
   totalMs: number;
+  /** This process's sockets written the pre-encoded frames directly / through socket.io. */
+  direct: number;
+  queued: number;
 }
 
 const LOG_SIZE = 64;
@@ -35,24 +59,30 @@ export class SlicedBroadcaster {
   /** Per game, the broadcast in progress: the next waits for it, so every player gets events in order. */
   private queues = new Map<string, Promise<void>>();
   private log: BroadcastRecord[] = [];
+  /**
+   * Names this process's share of each slice. Rooms are per process, so with the Redis adapter a
+   * broadcast "to slice k except here" reaches every other process's players of that slice.
+   */
+  private readonly here = `${randomUUID().slice(0, 8)}`;
 
   /** Puts a newly connected socket into a slice (round robin, so slices stay even). */
-  join(socket: { join(room: string): unknown }): void {
-    socket.join(sliceRoom(this.assigned++ % BROADCAST_SLICES));
+  join(socket: { join(rooms: string[]): unknown }): void {
+    const k = this.assigned++ % BROADCAST_SLICES;
+    socket.join([sliceRoom(k), this.localRoom(k)]);
   }
 
   /**
-   * Sends to every socket of a game, slice by slice. `emit` writes the event(s) to one slice; with
-   * the Redis adapter each slice reaches the game's sockets on every process.
+   * Sends events to every socket of a game, slice by slice, in order. `events` is asked once per
+   * slice (a question's time left is as of that slice's write).
    */
   send<D>(
     gameId: string,
     nsp: SlicedNamespace<D>,
-    event: string,
-    emit: (slice: BroadcastOperator<GameServerToClient, D>) => void,
+    label: string,
+    events: () => OutgoingEvent[],
   ): Promise<void> {
     const previous = this.queues.get(gameId) ?? Promise.resolve();
-    const run = previous.then(() => this.sliced(gameId, nsp, event, emit));
+    const run = previous.then(() => this.sliced(gameId, nsp, label, events));
     this.queues.set(gameId, run);
     void run.finally(() => {
       if (this.queues.get(gameId) === run) this.queues.delete(gameId);
@@ -65,22 +95,44 @@ export class SlicedBroadcaster {
     return [...this.log];
   }
 
+  private localRoom(k: number): string {
+    return `slice:${k}@${this.here}`;
+  }
+
   private async sliced<D>(
     gameId: string,
     nsp: SlicedNamespace<D>,
-    event: string,
-    emit: (slice: BroadcastOperator<GameServerToClient, D>) => void,
+    label: string,
+    events: () => OutgoingEvent[],
   ): Promise<void> {
     const at = Date.now();
     const t0 = performance.now();
     let sendMs = 0;
+    let direct = 0;
+    let queued = 0;
     for (let k = 0; k < BROADCAST_SLICES; k++) {
       if (k > 0) await nextTurn();
       const s = performance.now();
-      emit(nsp.to(sliceRoom(k)));
+      const batch = events();
+      // Other processes' players (Redis adapter); with the in-memory adapter this reaches nobody.
+      const elsewhere = nsp.to(sliceRoom(k)).except(this.localRoom(k));
+      for (const e of batch) emitThrough(elsewhere, e);
+      const frames = batch.map(([event, ...args]) => encodeEventFrame(nsp.name, event, args));
+      for (const id of nsp.adapter.rooms.get(this.localRoom(k)) ?? []) {
+        const socket = nsp.sockets.get(id);
+        if (!socket) continue;
+        const tcp = directStream(socket);
+        if (tcp) {
+          for (const frame of frames) tcp.write(frame);
+          direct++;
+        } else {
+          for (const e of batch) emitThrough(socket, e);
+          queued++;
+        }
+      }
       sendMs += performance.now() - s;
     }
-    this.log.push({ gameId, event, at, sendMs, totalMs: performance.now() - t0 });
+    this.log.push({ gameId, event: label, at, sendMs, totalMs: performance.now() - t0, direct, queued });
     if (this.log.length > LOG_SIZE) this.log.shift();
   }
 }

@@ -170,17 +170,17 @@ export class LiveConductor {
     if (step === 0) {
       // The seconds left as of each slice's write: a start announced late (a takeover, a slow
       // first claim) counts down to the same first question as everyone else's.
-      void broadcaster.send(gameId, nsp, 'game_start', (slice) => {
-        slice.emit('game_start');
-        slice.emit('countdown', { secs: countdownSecs(info.schedule, this.ctx.now().getTime()) });
-      });
+      void broadcaster.send(gameId, nsp, 'game_start', () => [
+        ['game_start'],
+        ['countdown', { secs: countdownSecs(info.schedule, this.ctx.now().getTime()) }],
+      ]);
     } else if (step <= n) {
       // time_left as of each slice's write, so a later slice is not told it has more time.
-      void broadcaster.send(gameId, nsp, `question ${step - 1}`, (slice) =>
-        slice.emit('question', questionEvent(info, step - 1, this.ctx.now().getTime())),
-      );
+      void broadcaster.send(gameId, nsp, `question ${step - 1}`, () => [
+        ['question', questionEvent(info, step - 1, this.ctx.now().getTime())],
+      ]);
     } else {
-      void broadcaster.send(gameId, nsp, 'game_complete', (slice) => slice.emit('game_complete'));
+      void broadcaster.send(gameId, nsp, 'game_complete', () => [['game_complete']]);
     }
   }
 }

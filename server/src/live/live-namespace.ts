@@ -109,9 +109,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
             entry.served.clear();
             if (entry.sent !== n) {
               entry.sent = n;
-              return broadcaster.send(gameId, nsp, 'lobby_count', (slice) =>
-                slice.emit('lobby_count', { count: n }),
-              );
+              return broadcaster.send(gameId, nsp, 'lobby_count', () => [['lobby_count', { count: n }]]);
             }
             for (const [socket, told] of served)
               if (told !== n && socket.connected) socket.emit('lobby_count', { count: n });
