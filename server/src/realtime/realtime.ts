@@ -31,6 +31,8 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     // A /game/{uuid} namespace goes when its last socket does, refused ones included: names come
     // from clients, so kept namespaces would grow without bound.
     cleanupEmptyChildNamespaces: true,
+    // Never compressed: live broadcasts write pre-encoded plain frames (decision 011).
+    perMessageDeflate: false,
   });
   const redis: Redis[] = [];
   if (ctx.config.redisUrl) {
