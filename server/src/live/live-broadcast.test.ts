@@ -137,6 +137,15 @@ describe('sliced broadcast', () => {
     expect(third.queued).toBeGreaterThanOrEqual(2);
     polling.socket.close();
   });
+
+  it('survives a broadcast that cannot be written, and sends the next one', async () => {
+    for (const p of players) p.got.length = 0;
+    // Binary arguments are not one frame: the broadcast fails, without an unhandled rejection.
+    const binary = (): OutgoingEvent[] => [['countdown', Buffer.from('x') as never]];
+    await expect(s.broadcaster.send('sliced', s.nsp, 'binary', binary)).resolves.toBeUndefined();
+    await s.broadcaster.send('sliced', s.nsp, 'after', countdown(5));
+    await until(() => players.every((p) => p.got.includes('countdown:5')));
+  });
 });
 
 const redisUrl = process.env.TEST_REDIS_URL;

@@ -82,7 +82,9 @@ export class SlicedBroadcaster {
     events: () => OutgoingEvent[],
   ): Promise<void> {
     const previous = this.queues.get(gameId) ?? Promise.resolve();
-    const run = previous.then(() => this.sliced(gameId, nsp, label, events));
+    // A failed broadcast (an event that would not encode, say) must neither stop the game's later
+    // broadcasts nor reach the process as an unhandled rejection: callers fire and forget.
+    const run = previous.then(() => this.sliced(gameId, nsp, label, events)).catch(() => undefined);
     this.queues.set(gameId, run);
     void run.finally(() => {
       if (this.queues.get(gameId) === run) this.queues.delete(gameId);
