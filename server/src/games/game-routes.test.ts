@@ -162,13 +162,16 @@ describe.each(dbKinds)('games API on %s', (kind) => {
       )
     ).rows.map((r) => r.secs_to_answer);
     const schedule = { startAt: g.schedule.standby.getTime(), secs };
-    t.clock.now = new Date(askedAt(schedule, 1));
-    expect(await asked()).toEqual([0, 1]);
-    t.clock.now = new Date(askedAt(schedule, 1) - 1);
-    expect(await asked()).toEqual([0]);
-    t.clock.now = new Date(g.schedule.complete.getTime() + 1000);
-    expect(await asked()).toEqual([0, 1, 2, 3, 4]);
-    t.clock.now = saved;
+    try {
+      t.clock.now = new Date(askedAt(schedule, 1));
+      expect(await asked()).toEqual([0, 1]);
+      t.clock.now = new Date(askedAt(schedule, 1) - 1);
+      expect(await asked()).toEqual([0]);
+      t.clock.now = new Date(g.schedule.complete.getTime() + 1000);
+      expect(await asked()).toEqual([0, 1, 2, 3, 4]);
+    } finally {
+      t.clock.now = saved;
+    }
   });
 
   it('requires a joined subcommunity when the game has them, and locks it', async () => {

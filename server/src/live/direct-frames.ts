@@ -12,7 +12,8 @@ import * as ws from 'ws';
 
 const encoder = new Encoder();
 
-// ws's frame builder (public in ws, the one socket.io's adapter uses; @types/ws leaves it out).
+// ws's frame builder (public in ws; socket.io's adapter builds its pre-encoded frames with it too;
+// @types/ws leaves it out).
 const { Sender } = ws as unknown as {
   Sender: {
     frame(

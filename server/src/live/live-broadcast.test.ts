@@ -143,8 +143,11 @@ describe('sliced broadcast', () => {
     // Binary arguments are not one frame: the broadcast fails, without an unhandled rejection.
     const binary = (): OutgoingEvent[] => [['countdown', Buffer.from('x') as never]];
     await expect(s.broadcaster.send('sliced', s.nsp, 'binary', binary)).resolves.toBeUndefined();
+    expect(s.broadcaster.recent().find((b) => b.event === 'binary')?.error).toMatch(/one frame/);
     await s.broadcaster.send('sliced', s.nsp, 'after', countdown(5));
     await until(() => players.every((p) => p.got.includes('countdown:5')));
+    // Nobody got the failed one.
+    for (const p of players) expect(p.got).toEqual(['countdown:5']);
   });
 });
 

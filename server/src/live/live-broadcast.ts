@@ -8,7 +8,8 @@ import { type DirectWritable, directStream, encodeEventFrame } from './direct-fr
 // 150–300 ms in one go, during which every answer and acknowledgement would wait. So each game's
 // sockets are spread over rooms ("slices") as they connect, and a broadcast sends one slice per
 // turn of the event loop, letting answers in between. See docs/decisions/009. Within a slice, this
-// process's sockets get each event as one pre-encoded frame (direct-frames.ts, decision 011).
+// process's idle websocket players get the events as pre-encoded frames written directly; the
+// others (a write of engine.io's in flight, polling) through socket.io (direct-frames.ts, 011).
 export const BROADCAST_SLICES = 16;
 
 const sliceRoom = (k: number) => `slice:${k}`;
@@ -50,6 +51,8 @@ export interface BroadcastRecord {
   /** This process's sockets written the pre-encoded frames directly / through socket.io. */
   direct: number;
   queued: number;
+  /** Why the broadcast failed (nobody got it). */
+  error?: string;
 }
 
 const LOG_SIZE = 64;
@@ -83,8 +86,24 @@ export class SlicedBroadcaster {
   ): Promise<void> {
     const previous = this.queues.get(gameId) ?? Promise.resolve();
     // A failed broadcast (an event that would not encode, say) must neither stop the game's later
-    // broadcasts nor reach the process as an unhandled rejection: callers fire and forget.
-    const run = previous.then(() => this.sliced(gameId, nsp, label, events)).catch(() => undefined);
+    // broadcasts nor reach the process as an unhandled rejection: callers fire and forget. It is
+    // logged and recorded.
+    const run = previous
+      .then(() => this.sliced(gameId, nsp, label, events))
+      .catch((err: unknown) => {
+        const error = err instanceof Error ? err.message : String(err);
+        console.error(`live broadcast ${label} of game ${gameId} failed: ${error}`);
+        this.record({
+          gameId,
+          event: label,
+          at: Date.now(),
+          sendMs: 0,
+          totalMs: 0,
+          direct: 0,
+          queued: 0,
+          error,
+        });
+      });
     this.queues.set(gameId, run);
     void run.finally(() => {
       if (this.queues.get(gameId) === run) this.queues.delete(gameId);
@@ -116,16 +135,18 @@ export class SlicedBroadcaster {
       if (k > 0) await nextTurn();
       const s = performance.now();
       const batch = events();
+      // Encoded first: an event that cannot be one frame fails the broadcast before anyone gets it.
+      const frame = Buffer.concat(batch.map(([event, ...args]) => encodeEventFrame(nsp.name, event, args)));
       // Other processes' players (Redis adapter); with the in-memory adapter this reaches nobody.
       const elsewhere = nsp.to(sliceRoom(k)).except(this.localRoom(k));
       for (const e of batch) emitThrough(elsewhere, e);
-      const frames = batch.map(([event, ...args]) => encodeEventFrame(nsp.name, event, args));
       for (const id of nsp.adapter.rooms.get(this.localRoom(k)) ?? []) {
         const socket = nsp.sockets.get(id);
         if (!socket) continue;
         const tcp = directStream(socket);
         if (tcp) {
-          for (const frame of frames) tcp.write(frame);
+          // All of the slice's events in one write (game_start and countdown).
+          tcp.write(frame);
           direct++;
         } else {
           for (const e of batch) emitThrough(socket, e);
@@ -134,7 +155,11 @@ export class SlicedBroadcaster {
       }
       sendMs += performance.now() - s;
     }
-    this.log.push({ gameId, event: label, at, sendMs, totalMs: performance.now() - t0, direct, queued });
+    this.record({ gameId, event: label, at, sendMs, totalMs: performance.now() - t0, direct, queued });
+  }
+
+  private record(r: BroadcastRecord): void {
+    this.log.push(r);
     if (this.log.length > LOG_SIZE) this.log.shift();
   }
 }

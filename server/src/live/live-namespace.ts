@@ -5,7 +5,7 @@ import {
   type LiveAnswerAck,
   liveAnswerSchema,
 } from '@hunch/contract';
-import { answeredAt, answerInTime, livePhaseAt, phaseEndsAt } from '@hunch/rules';
+import { answeredAt, answerInTime, type LivePhase, livePhaseAt, phaseEndsAt } from '@hunch/rules';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { AppContext } from '../app-context';
 import { validateAnswer } from '../games/participation';
@@ -35,7 +35,7 @@ type LiveSocket = Socket<GameClientToServer, GameServerToClient, Record<string, 
 // One probe at connection gives the first round-trip estimate; engine.io's heartbeat (a ping every
 // 25 s, answered by a pong) keeps it fresh after that without a send of our own per player.
 const LATENCY_PROBE_TIMEOUT_MS = 15_000;
-// Player counts go out at most every 2 s, and only when they changed.
+// Lobby player counts go out at most every 2 s, and only when they changed.
 const LOBBY_COUNT_EVERY_MS = 2_000;
 
 /** A game's player count in one process: the latest, the last broadcast, and who was told what since. */
@@ -48,6 +48,9 @@ interface PlayerCount {
   /** Sockets told a count by their resume since the last announcement, with the count they were told. */
   served: Map<LiveSocket, number>;
 }
+
+/** The lobby and the countdown: player counts are news, and no question is due yet. */
+const beforeQuestions = (phase: LivePhase) => phase.kind === 'lobby' || phase.kind === 'countdown';
 
 /** Resolves the logged-in user of a socket handshake from its session cookie. */
 export type HandshakeUser = (cookieHeader: string | undefined) => Promise<number | null>;
@@ -90,9 +93,10 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
   }
 
   /**
-   * Tells everyone in the game how many players are in: at most every 2 s, and only on a change.
+   * Tells everyone in the lobby how many players are in: at most every 2 s, and only on a change.
    * A player who connected meanwhile was told a count that may have been cached (or changed by a
-   * join on another process): if it differs from the fresh one, they get the fresh one alone.
+   * join on another process): if it differs from the fresh one, they get the fresh one alone. Only
+   * until the first question: then a send to every player would queue ahead of the next question.
    */
   function announceCount(nsp: LiveNamespace, gameId: string) {
     if (countTimers.has(gameId)) return;
@@ -100,21 +104,23 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       gameId,
       setTimeout(() => {
         countTimers.delete(gameId);
+        const entry = counts.get(gameId);
+        const served = [...(entry?.served ?? [])];
+        entry?.served.clear();
         // A failed count is skipped (the next join tries again); it must not reach the process.
-        playerCount(gameId, true)
-          .then((n) => {
-            const entry = counts.get(gameId);
-            if (!entry) return;
-            const served = [...entry.served];
-            entry.served.clear();
-            if (entry.sent !== n) {
-              entry.sent = n;
-              return broadcaster.send(gameId, nsp, 'lobby_count', () => [['lobby_count', { count: n }]]);
-            }
-            for (const [socket, told] of served)
-              if (told !== n && socket.connected) socket.emit('lobby_count', { count: n });
-          })
-          .catch(() => undefined);
+        void (async () => {
+          const info = await schedules.get(gameId);
+          if (!info || !beforeQuestions(livePhaseAt(info.schedule, ctx.now().getTime()))) return;
+          const n = await playerCount(gameId, true);
+          const latest = counts.get(gameId);
+          if (!latest) return;
+          if (latest.sent !== n) {
+            latest.sent = n;
+            return broadcaster.send(gameId, nsp, 'lobby_count', () => [['lobby_count', { count: n }]]);
+          }
+          for (const [socket, told] of served)
+            if (told !== n && socket.connected) socket.emit('lobby_count', { count: n });
+        })().catch(() => undefined);
       }, LOBBY_COUNT_EVERY_MS),
     );
   }
@@ -267,12 +273,15 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       : [];
     const players = await playerCount(gameId);
     if (!socket.connected) return;
-    counts.get(gameId)?.served.set(socket, players);
-    announceCount(socket.nsp as LiveNamespace, gameId);
     // The phase as of sending, not as of the reads above: the time left is true, and a question
     // that closed meanwhile is not sent after the next one's broadcast.
     const now = ctx.now().getTime();
     const phase = livePhaseAt(info.schedule, now);
+    if (beforeQuestions(phase)) {
+      // The count may have been cached: the next check corrects it if need be.
+      counts.get(gameId)?.served.set(socket, players);
+      announceCount(socket.nsp as LiveNamespace, gameId);
+    }
     socket.emit('resume', {
       phase: phase.kind,
       in_lobby: socket.data.participationId !== null,
