@@ -152,6 +152,8 @@ describe('live game: two players', () => {
       players.push({ name, username: `live_${name}_${stamp}`, session, liveSockets });
     }
     const [a, b] = players as [Player, Player];
+    // C joins Hunch HQ before the game but enters only once it runs (a late joiner, on a desktop).
+    const late = await newSession(browser, server.baseUrl);
     // Player A plays on a phone, player B on a desktop.
     await a.session.page.setViewportSize(PHONE);
     const both = <T>(body: (p: Player) => Promise<T>) => Promise.all(players.map(body));
@@ -159,11 +161,14 @@ describe('live game: two players', () => {
     try {
       await withFailureCapture(b.session.page, 'live-game-b', () =>
         withFailureCapture(a.session.page, 'live-game-a', async () => {
-          await step('register two players and join Hunch HQ', () =>
-            both(async ({ session: { page }, username }) => {
-              await register(page, username);
-              await joinHunchHq(page);
-            }),
+          await step('register three players and join Hunch HQ', () =>
+            Promise.all([
+              both(async ({ session: { page }, username }) => {
+                await register(page, username);
+                await joinHunchHq(page);
+              }),
+              register(late.page, `live_c_${stamp}`).then(() => joinHunchHq(late.page)),
+            ]),
           );
 
           const game = await step('find the Hunch Live game whose lobby is open', () =>
@@ -199,52 +204,75 @@ describe('live game: two players', () => {
           );
           await saveScreenshot(a.session.page, 'live-countdown-390x844', false);
 
+          /** C, never in the lobby, joins question 2 in progress from the game page. */
+          const joinLate = async () => {
+            const page = late.page;
+            await page.goto(game.path);
+            // The call-to-action stays disabled while the game runs (spec §4); a second button joins.
+            await page.getByRole('button', { name: 'Game in progress', exact: true }).waitFor();
+            await page.getByRole('button', { name: 'Join the game in progress' }).click();
+            await page.waitForURL((url) => url.hash === '#lobby');
+            await waitForQuestion(page, 1);
+            const left = await secondsLeft(page);
+            expect(left).toBeGreaterThan(0);
+            expect(left).toBeLessThanOrEqual(QUESTION_S);
+            await answer(page, 2);
+            await saveScreenshot(page, 'live-late-join-1280x800', false);
+          };
+
           for (let i = 0; i < QUESTIONS; i++) {
             await step(`question ${i + 1}: both answer and see it locked`, () =>
-              both(async (player) => {
-                const page = player.session.page;
-                const panel = await waitForQuestion(page, i);
-                const heading = await panel.getByRole('heading', { level: 2 }).textContent();
-                expect(await secondsLeft(page)).toBeLessThanOrEqual(QUESTION_S);
-                if (i === 0) {
-                  // The time is announced politely at the start, not every second.
-                  await expect
-                    .poll(() => panel.locator('[aria-live="polite"][aria-atomic="true"]').textContent(), WAIT)
-                    .toBe(`${questionLabel(0)}. ${QUESTION_S} seconds to answer.`);
-                  if (player === a) await saveScreenshot(page, 'live-question-390x844', false);
-                  else await saveScreenshot(page, 'live-question-1280x800', false);
-                }
-                if (i === 2 && player === a) await saveScreenshot(page, 'live-slider-390x844', false);
-                if (i === QUESTIONS - 1 && player === a) {
-                  // Back through a plain link to the game (another tab, another device): a player
-                  // already in the game lands straight in the question in progress.
-                  await page.goto(game.path);
-                  await page.waitForURL((url) => url.hash === '#lobby');
-                  await panel
-                    .getByRole('heading', { level: 2, name: heading ?? '' })
-                    .waitFor({ timeout: 15_000 });
-                }
-                const picked = await answer(page, player === a ? 0 : 1);
-                if (i === 2 && player === a) await saveScreenshot(page, 'live-locked-slider-390x844', false);
+              Promise.all([
+                i === 1 ? joinLate() : undefined,
+                both(async (player) => {
+                  const page = player.session.page;
+                  const panel = await waitForQuestion(page, i);
+                  const heading = await panel.getByRole('heading', { level: 2 }).textContent();
+                  expect(await secondsLeft(page)).toBeLessThanOrEqual(QUESTION_S);
+                  if (i === 0) {
+                    // The time is announced politely at the start, not every second.
+                    await expect
+                      .poll(
+                        () => panel.locator('[aria-live="polite"][aria-atomic="true"]').textContent(),
+                        WAIT,
+                      )
+                      .toBe(`${questionLabel(0)}. ${QUESTION_S} seconds to answer.`);
+                    if (player === a) await saveScreenshot(page, 'live-question-390x844', false);
+                    else await saveScreenshot(page, 'live-question-1280x800', false);
+                  }
+                  if (i === 2 && player === a) await saveScreenshot(page, 'live-slider-390x844', false);
+                  if (i === QUESTIONS - 1 && player === a) {
+                    // Back through a plain link to the game (another tab, another device): a player
+                    // already in the game lands straight in the question in progress.
+                    await page.goto(game.path);
+                    await page.waitForURL((url) => url.hash === '#lobby');
+                    await panel
+                      .getByRole('heading', { level: 2, name: heading ?? '' })
+                      .waitFor({ timeout: 15_000 });
+                  }
+                  const picked = await answer(page, player === a ? 0 : 1);
+                  if (i === 2 && player === a)
+                    await saveScreenshot(page, 'live-locked-slider-390x844', false);
 
-                if (i === 1 && player === b) {
-                  // Reload mid-question: the same question comes back with its time left and the
-                  // locked answer (resume + question from the server).
-                  const before = b.liveSockets.length;
-                  await page.reload();
-                  await panel
-                    .getByRole('heading', { level: 2, name: heading ?? '' })
-                    .waitFor({ timeout: 15_000 });
-                  const left = await secondsLeft(page);
-                  expect(left).toBeGreaterThan(0);
-                  expect(left).toBeLessThanOrEqual(QUESTION_S);
-                  await panel.getByText('Answer locked in.').waitFor();
-                  const mine = panel.locator('.live-choice[aria-pressed="true"] .live-choice-text');
-                  expect(((await mine.textContent()) ?? '').trim()).toBe(picked);
-                  expect(b.liveSockets.length).toBe(before + 1);
-                  await saveScreenshot(page, 'live-resumed-1280x800', false);
-                }
-              }),
+                  if (i === 1 && player === b) {
+                    // Reload mid-question: the same question comes back with its time left and the
+                    // locked answer (resume + question from the server).
+                    const before = b.liveSockets.length;
+                    await page.reload();
+                    await panel
+                      .getByRole('heading', { level: 2, name: heading ?? '' })
+                      .waitFor({ timeout: 15_000 });
+                    const left = await secondsLeft(page);
+                    expect(left).toBeGreaterThan(0);
+                    expect(left).toBeLessThanOrEqual(QUESTION_S);
+                    await panel.getByText('Answer locked in.').waitFor();
+                    const mine = panel.locator('.live-choice[aria-pressed="true"] .live-choice-text');
+                    expect(((await mine.textContent()) ?? '').trim()).toBe(picked);
+                    expect(b.liveSockets.length).toBe(before + 1);
+                    await saveScreenshot(page, 'live-resumed-1280x800', false);
+                  }
+                }),
+              ]),
             );
             if (i === 0) {
               // Between questions: the answer given, and the next one announced.
@@ -289,8 +317,11 @@ describe('live game: two players', () => {
         expect(p.session.problems.pageErrors, `page errors of ${p.name}`).toEqual([]);
         expect(p.session.problems.serverErrors, `server errors of ${p.name}`).toEqual([]);
       }
+      expect(late.problems.pageErrors, 'page errors of c').toEqual([]);
+      expect(late.problems.serverErrors, 'server errors of c').toEqual([]);
     } finally {
       for (const p of players) await p.session.context.close();
+      await late.context.close();
     }
   }, 240_000);
 });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { GameClientToServer, GameServerToClient, LiveQuestionEvent } from '@hunch/contract';
+import { liveEndsAt } from '@hunch/rules';
 import { io, type Socket } from 'socket.io-client';
 import { SESSION_COOKIE } from '../accounts/sessions';
 import type { AppContext } from '../app-context';
@@ -68,7 +69,8 @@ export class LiveDemo {
           schedule: {
             open: new Date(start - lobbyS * 1000),
             standby: new Date(start),
-            complete: new Date(start + 10 * 60_000),
+            // Results as soon as the live part is over, and the game page says so beforehand.
+            complete: new Date(liveEndsAt({ startAt: start, secs: questions.map((q) => q.secs_to_answer) })),
           },
           synchronous: true,
           questions,

@@ -62,6 +62,26 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
     navigate(questionsPath(game, firstUnanswered(entry)));
   };
 
+  // Joining the lobby enters the game, and the subcommunity is locked from then on.
+  const openLobby = () => {
+    if (!participation && hasSubcommunities) {
+      const name = game.subcommunities[subcommunity] ?? subcommunity;
+      if (!window.confirm(`Represent ${name} in ${game.name}?`)) return;
+    }
+    navigate({ search: location.search, hash: 'lobby' });
+  };
+
+  // The call-to-action stays disabled while a live game runs (spec §4), but a member who has not
+  // entered may still join the question in progress (DESIGN §2): a second button says so. (One who
+  // has entered is taken back into the game by the page itself.)
+  const lateJoin =
+    game.synchronous &&
+    game.state === 'standby' &&
+    participation === null &&
+    profile !== null &&
+    game.community.endpoint in profile.joined_communities &&
+    (!hasSubcommunities || subcommunity !== '');
+
   const onClick = () => {
     switch (cta.kind) {
       case 'join-community':
@@ -73,12 +93,7 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
         void startEntry();
         return;
       case 'lobby':
-        // Joining the lobby enters the game, and the subcommunity is locked from then on.
-        if (!participation && hasSubcommunities) {
-          const name = game.subcommunities[subcommunity] ?? subcommunity;
-          if (!window.confirm(`Represent ${name} in ${game.name}?`)) return;
-        }
-        navigate({ search: location.search, hash: 'lobby' });
+        openLobby();
         return;
       case 'results':
         navigate(resultsPath(game));
@@ -101,6 +116,11 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
       >
         {cta.label}
       </button>
+      {lateJoin && (
+        <button type="button" className="button button-secondary button-block" onClick={openLobby}>
+          Join the game in progress
+        </button>
+      )}
       {error && (
         <p className="form-error" role="alert">
           {errorText(error)}
