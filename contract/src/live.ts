@@ -58,6 +58,8 @@ export const liveResumeEventSchema = z.object({
   players: z.number().int().min(0),
   /** ms until the current phase (countdown, question, gap) ends by the server's clock; 0 otherwise. */
   time_left: z.number().min(0),
+  /** In the gap between questions: the question that just closed (its summary stays on screen). */
+  last_question: liveQuestionEventSchema.nullable(),
 });
 export type LiveResumeEvent = z.infer<typeof liveResumeEventSchema>;
 

@@ -288,6 +288,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       answers,
       players,
       time_left: Math.max(0, phaseEndsAt(phase) - now),
+      last_question: phase.kind === 'between' ? questionEvent(info, phase.i, now) : null,
     });
     if (phase.kind === 'question') socket.emit('question', questionEvent(info, phase.i, now));
   }

@@ -305,6 +305,8 @@ describe.each(dbKinds)('live game protocol on %s', (kind) => {
     await until(() => d3.seen.some((e) => e.event === 'resume'));
     const inGap = d3.seen.find((e) => e.event === 'resume')!.data as LiveResumeEvent;
     expect(inGap.phase).toBe('between');
+    // The question that just closed comes along, so its summary is shown again.
+    expect(inGap.last_question).toMatchObject({ i: 0, time_left: 0 });
     expect(inGap.time_left).toBeGreaterThan(0);
     expect(inGap.time_left).toBeLessThanOrEqual(LIVE_GAP_MS);
     d3.socket.close();

@@ -46,6 +46,7 @@ describe('live state: answers', () => {
         answers: [{ question_i: 0, choice_i: 2, number_answer: null }],
         players: 2,
         time_left: 5_000,
+        last_question: null,
       },
     });
     expect(s.answers[0]).toEqual({ question_i: 0, choice_i: 2, number_answer: null });
@@ -65,12 +66,40 @@ describe('live state: answers', () => {
   });
 });
 
+describe('live state: reconnecting between questions', () => {
+  it('shows the question that just closed, with the stored answer, after a reload in the gap', () => {
+    const s = liveReducer(liveReducer(initialLiveState, { type: 'connected' }), {
+      type: 'resume',
+      now: 0,
+      event: {
+        phase: 'between',
+        in_lobby: true,
+        answers: [{ question_i: 1, choice_i: 0, number_answer: null }],
+        players: 3,
+        time_left: 2_000,
+        last_question: question(1),
+      },
+    });
+    expect(s.stage).toEqual({ kind: 'between', last: question(1) });
+    expect(s.answers[1]?.choice_i).toBe(0);
+  });
+
+  it('keeps the summary it already shows when the connection comes back in the same gap', () => {
+    let s = liveReducer(initialLiveState, { type: 'connected' });
+    s = liveReducer(s, { type: 'question', event: question(0), now: 0 });
+    s = liveReducer(s, { type: 'time-up', i: 0 });
+    const resume = { phase: 'between' as const, in_lobby: true, answers: [], players: 3, time_left: 2_000 };
+    s = liveReducer(s, { type: 'resume', now: 1, event: { ...resume, last_question: question(0) } });
+    expect(s.stage).toEqual({ kind: 'between', last: question(0) });
+  });
+});
+
 describe('live state: lobby', () => {
   const resumed = (inLobby: boolean, players: number) =>
     liveReducer(liveReducer(initialLiveState, { type: 'connected' }), {
       type: 'resume',
       now: 0,
-      event: { phase: 'lobby', in_lobby: inLobby, answers: [], players, time_left: 0 },
+      event: { phase: 'lobby', in_lobby: inLobby, answers: [], players, time_left: 0, last_question: null },
     });
 
   it('counts a player who just joined at once, and only once', () => {

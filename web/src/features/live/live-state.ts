@@ -79,7 +79,9 @@ function stageOfResume(state: LiveState, event: LiveResumeEvent, now: number): L
       // The question itself follows at once; keep showing the one in progress if it is that one.
       return state.stage.kind === 'question' ? state.stage : { kind: 'waiting' };
     case 'between':
-      return state.stage.kind === 'between' ? state.stage : { kind: 'between', last: null };
+      return state.stage.kind === 'between' && state.stage.last
+        ? state.stage
+        : { kind: 'between', last: event.last_question };
     case 'complete':
       return { kind: 'complete' };
   }
