@@ -128,7 +128,8 @@ export function BetweenScreen({
     <div className="live-screen live-between">
       <p className="live-kicker">{last ? `Question ${last.i + 1} of ${total}` : 'Live game'}</p>
       <h2 className="live-title">{last ? 'Time’s up!' : 'Next question coming up'}</h2>
-      {last && joined && (
+      {/* An answer that was refused is explained by the error alone, not also as "no answer". */}
+      {last && joined && (stored || !error) && (
         <p className={stored ? 'live-your-answer is-locked' : 'live-your-answer'}>
           {stored ? (
             <>
