@@ -239,6 +239,12 @@ describe('accounts and communities: a new user', () => {
         await saveScreenshots(page, 'register');
 
         await step('sign up lands on the communities, logged-in footer', async () => {
+          // Once signed up, the form's field checks are not asked again (they would say "taken").
+          const checksAfter: string[] = [];
+          page.on('response', (res) => {
+            if (res.url().includes('/api/check_registration/'))
+              checksAfter.push(`${res.status()} ${res.url()}`);
+          });
           await signUp.click();
           await page.waitForURL((url) => url.pathname.startsWith('/communities/'));
           await footer.getByRole('link', { name: 'Play', exact: true }).waitFor();
@@ -250,6 +256,8 @@ describe('accounts and communities: a new user', () => {
             .getByRole('navigation', { name: 'Communities' })
             .getByRole('link', { name: 'Your Communities' })
             .waitFor();
+          await page.waitForTimeout(1_500);
+          expect(checksAfter).toEqual([]);
         });
 
         await step('community search: popular list', async () => {

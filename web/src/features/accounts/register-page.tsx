@@ -11,7 +11,7 @@ import {
 } from '@hunch/contract';
 import { isInFuture, isOldEnough } from '@hunch/rules';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -23,6 +23,8 @@ import { CheckedField } from './checked-field';
 import { type GenderChoice, GenderField, genderValue } from './gender-field';
 import { ImagePicker } from './image-picker';
 import { type FieldState, type LocalCheck, useFieldCheck, useLocalFieldCheck } from './use-field-check';
+
+const CHECK_KEY = queryKeys.registrationCheck('', '')[0];
 
 /** A contract schema as a local check: its first issue message, or null when the value passes. */
 function schemaCheck(schema: {
@@ -103,11 +105,17 @@ export function RegisterPage() {
       return register(form);
     },
     onSuccess: (profile) => {
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.profile[0] });
+      // The field checks still watch their queries until this page goes: removed now, they would
+      // ask again and hear that the new username is taken. They go when the page does (below).
+      const keep: unknown[] = [queryKeys.profile[0], CHECK_KEY];
+      queryClient.removeQueries({ predicate: (q) => !keep.includes(q.queryKey[0]) });
       queryClient.setQueryData(queryKeys.profile, profile);
       navigate('/communities', { replace: true });
     },
   });
+
+  // Checks answered for this form say nothing about a later one (a value free now may be taken).
+  useEffect(() => () => queryClient.removeQueries({ queryKey: [CHECK_KEY] }), [queryClient]);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
