@@ -37,6 +37,7 @@ type LiveSocket = Socket<GameClientToServer, GameServerToClient, Record<string, 
 const LATENCY_PROBE_TIMEOUT_MS = 15_000;
 // Lobby player counts go out at most every 2 s, and only when they changed.
 const LOBBY_COUNT_EVERY_MS = 2_000;
+const FORGET_COUNT_AFTER_MS = 3_600_000;
 
 /** A game's player count in one process: the latest, the last broadcast, and who was told what since. */
 interface PlayerCount {
@@ -87,8 +88,11 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     );
     const n = rows[0]?.n ?? 0;
     const entry = counts.get(gameId);
-    if (!entry) counts.set(gameId, { n, at: started, sent: -1, served: new Map() });
-    else if (entry.at <= started) Object.assign(entry, { n, at: started });
+    if (!entry) {
+      counts.set(gameId, { n, at: started, sent: -1, served: new Map() });
+      // Games not counted for an hour are over: a long-running process forgets them.
+      for (const [id, e] of counts) if (started - e.at > FORGET_COUNT_AFTER_MS) counts.delete(id);
+    } else if (entry.at <= started) Object.assign(entry, { n, at: started });
     return n;
   }
 
