@@ -66,7 +66,7 @@ export class SlicedBroadcaster {
    * Names this process's share of each slice. Rooms are per process, so with the Redis adapter a
    * broadcast "to slice k except here" reaches every other process's players of that slice.
    */
-  private readonly here = `${randomUUID().slice(0, 8)}`;
+  private readonly here = randomUUID().slice(0, 8);
 
   /** Puts a newly connected socket into a slice (round robin, so slices stay even). */
   join(socket: { join(rooms: string[]): unknown }): void {
