@@ -2,7 +2,7 @@ import type { AnswerPayload, Game, Participation, QuestionItem } from '@hunch/co
 import { questionsAskedBy } from '@hunch/rules';
 import type { Db, Queryable } from '../db/database';
 import { HttpError } from '../http/http-error';
-import { loadQuestionRows, toQuestionItem } from './question-queries';
+import { liveScheduleOf, loadQuestionRows, toQuestionItem } from './question-queries';
 
 /** The questions of a game as players see them: never the outcome or the linked vote. */
 export async function loadQuestions(db: Queryable, gameId: string): Promise<QuestionItem[]> {
@@ -43,10 +43,7 @@ export async function presentParticipation(
 ): Promise<Participation> {
   const questionRows = await loadQuestionRows(db, game.uuid);
   const asked = game.synchronous
-    ? questionsAskedBy(
-        { startAt: Date.parse(game.schedule.standby), secs: questionRows.map((q) => q.secs_to_answer) },
-        now.getTime(),
-      )
+    ? questionsAskedBy(liveScheduleOf(Date.parse(game.schedule.standby), questionRows), now.getTime())
     : questionRows.length;
   const questions = questionRows.slice(0, asked).map(toQuestionItem);
   const { rows } = await db.query<{

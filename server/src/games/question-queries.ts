@@ -1,4 +1,5 @@
 import type { QuestionItem } from '@hunch/contract';
+import type { LiveSchedule } from '@hunch/rules';
 import type { Queryable } from '../db/database';
 
 /** A question as stored, with what scoring and statistics need (outcome, linked vote). */
@@ -45,4 +46,9 @@ export function toQuestionItem(q: QuestionRow): QuestionItem {
           : null,
     },
   };
+}
+
+/** A live game's timeline: its start (schedule.standby, epoch ms) and its questions' lengths in order. */
+export function liveScheduleOf(startAt: number, questions: readonly QuestionRow[]): LiveSchedule {
+  return { startAt, secs: questions.map((q) => q.secs_to_answer) };
 }

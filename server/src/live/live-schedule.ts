@@ -1,7 +1,7 @@
 import type { QuestionItem } from '@hunch/contract';
 import type { LiveSchedule } from '@hunch/rules';
 import type { Queryable } from '../db/database';
-import { loadQuestions } from '../games/participation';
+import { liveScheduleOf, loadQuestionRows, toQuestionItem } from '../games/question-queries';
 
 export interface LiveGameInfo {
   gameId: string;
@@ -60,11 +60,9 @@ export class LiveScheduleCache {
       complete_at: Date;
       community_id: number;
       community_name: string;
-      secs: number[];
       subs: [string, number, string][] | null;
     }>(
       `SELECT g.open_at, g.standby_at, g.complete_at, s.community_id, c.name AS community_name,
-              COALESCE((SELECT array_agg(q.secs_to_answer ORDER BY q.i) FROM questions q WHERE q.game_id = g.id), '{}') AS secs,
               (SELECT json_agg(json_build_array(sc.endpoint, sc.id, sc.name)) FROM game_subcommunities gs
                  JOIN communities sc ON sc.id = gs.community_id WHERE gs.game_id = g.id) AS subs
          FROM games g JOIN series s ON s.id = g.series_id JOIN communities c ON c.id = s.community_id
@@ -76,10 +74,11 @@ export class LiveScheduleCache {
       this.cache.delete(gameId);
       return undefined;
     }
+    const questions = await loadQuestionRows(this.db, gameId);
     const info: LiveGameInfo = {
       gameId,
-      schedule: { startAt: new Date(row.standby_at).getTime(), secs: row.secs },
-      questions: await loadQuestions(this.db, gameId),
+      schedule: liveScheduleOf(new Date(row.standby_at).getTime(), questions),
+      questions: questions.map(toQuestionItem),
       communityId: row.community_id,
       communityName: row.community_name,
       openAt: new Date(row.open_at).getTime(),
