@@ -50,7 +50,7 @@ interface PlayerCount {
   served: Map<LiveSocket, number>;
 }
 
-/** The lobby and the countdown: player counts are news, and no question is due yet. */
+/** The lobby and the countdown: counts go to everyone, as no question is due yet. */
 const beforeQuestions = (phase: LivePhase) => phase.kind === 'lobby' || phase.kind === 'countdown';
 
 /** Resolves the logged-in user of a socket handshake from its session cookie. */
@@ -99,8 +99,9 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
   /**
    * Tells everyone in the lobby how many players are in: at most every 2 s, and only on a change.
    * A player who connected meanwhile was told a count that may have been cached (or changed by a
-   * join on another process): if it differs from the fresh one, they get the fresh one alone. Only
-   * until the first question: then a send to every player would queue ahead of the next question.
+   * join on another process): if it differs from the fresh one, they get the fresh one alone. The
+   * broadcast stops at the first question (a send to every player would queue ahead of the next
+   * one); a late joiner's own correction does not.
    */
   function announceCount(nsp: LiveNamespace, gameId: string) {
     if (countTimers.has(gameId)) return;
@@ -114,11 +115,11 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
         // A failed count is skipped (the next join tries again); it must not reach the process.
         void (async () => {
           const info = await schedules.get(gameId);
-          if (!info || !beforeQuestions(livePhaseAt(info.schedule, ctx.now().getTime()))) return;
+          if (!info) return;
           const n = await playerCount(gameId, true);
           const latest = counts.get(gameId);
           if (!latest) return;
-          if (latest.sent !== n) {
+          if (beforeQuestions(livePhaseAt(info.schedule, ctx.now().getTime())) && latest.sent !== n) {
             latest.sent = n;
             return broadcaster.send(gameId, nsp, 'lobby_count', () => [['lobby_count', { count: n }]]);
           }
@@ -281,11 +282,9 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     // that closed meanwhile is not sent after the next one's broadcast.
     const now = ctx.now().getTime();
     const phase = livePhaseAt(info.schedule, now);
-    if (beforeQuestions(phase)) {
-      // The count may have been cached: the next check corrects it if need be.
-      counts.get(gameId)?.served.set(socket, players);
-      announceCount(socket.nsp as LiveNamespace, gameId);
-    }
+    // The count may have been cached (and a late joiner adds one): the next check corrects it.
+    counts.get(gameId)?.served.set(socket, players);
+    announceCount(socket.nsp as LiveNamespace, gameId);
     socket.emit('resume', {
       phase: phase.kind,
       in_lobby: socket.data.participationId !== null,

@@ -317,9 +317,11 @@ describe.each(dbKinds)('live game protocol on %s', (kind) => {
       .filter((e) => e.event === 'question')
       .map((e) => (e.data as LiveQuestionEvent).i);
     expect(questions).toEqual([0, 1, 2]);
-    // C's late entry is not broadcast as a count: once questions run, nothing queues ahead of them.
+    // C's late entry is not broadcast as a count (once questions run, nothing queues ahead of
+    // them), but C itself, told 3 on arrival, is brought up to the 4 it made.
     const firstQuestionAt = a.seen.find((e) => e.event === 'question')!.at;
     expect(a.seen.filter((e) => e.event === 'lobby_count' && e.at > firstQuestionAt)).toEqual([]);
+    expect(c.seen.filter((e) => e.event === 'lobby_count').map((e) => e.data)).toEqual([{ count: 4 }]);
     // Broadcasts go out slice by slice: D's may come a turn of the event loop after A's.
     await until(() => d2.seen.some((e) => e.event === 'game_complete'), 5_000);
     expect(d2.seen.some((e) => e.event === 'game_complete')).toBe(true);
