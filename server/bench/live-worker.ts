@@ -1,4 +1,5 @@
 import type { LiveAnswer, LiveAnswerAck, LiveQuestionEvent } from '@hunch/contract';
+import TinyQueue from 'tinyqueue';
 import WebSocket from 'ws';
 import type { FromWorker, HunchStart, ToWorker, WorkerReady, WorkerReport, WsStart } from './live-messages';
 import { ProtocolClient } from './protocol-client';
@@ -69,6 +70,30 @@ function answerFor(q: LiveQuestionEvent): LiveAnswer {
   };
 }
 
+// Each player answers a moment after a broadcast. A timer per player would put 10,000 timers of
+// random lengths into this process while the next players' events are still arriving, and that
+// cost delays their receipt: the measurement's own overhead. So answers wait in one queue by due
+// time, with one timer for the earliest; each still goes out at its own millisecond.
+const due = new TinyQueue<{ at: number; fn: () => void }>([], (a, b) => a.at - b.at);
+let armedAt = Number.POSITIVE_INFINITY;
+let dueTimer: NodeJS.Timeout | undefined;
+function arm(at: number): void {
+  clearTimeout(dueTimer);
+  armedAt = at;
+  dueTimer = setTimeout(runDue, Math.max(0, at - Date.now()));
+}
+function runDue(): void {
+  armedAt = Number.POSITIVE_INFINITY;
+  const now = Date.now();
+  while (due.length > 0 && due.peek()!.at <= now) due.pop()!.fn();
+  if (due.length > 0) arm(due.peek()!.at);
+}
+function later(ms: number, fn: () => void): void {
+  const at = Date.now() + ms;
+  due.push({ at, fn });
+  if (at < armedAt) arm(at);
+}
+
 const answerDelay = (window: [number, number] | undefined) => {
   const [from, to] = window ?? [0, 0];
   return from + Math.random() * (to - from);
@@ -102,7 +127,7 @@ function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
     if (!stats.payloadBytes) stats.payloadBytes = Buffer.byteLength(JSON.stringify(q));
     if (expectedAskedAt && expectedAskedAt[q.i] !== q.asked_at) stats.unexpectedAskedAt++;
     pendingAnswers++;
-    setTimeout(() => {
+    later(answerDelay(opts.answerWindows[q.i]), () => {
       const sentAt = Date.now();
       stats.answersSent++;
       socket.emitWithAck(
@@ -128,7 +153,7 @@ function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
         },
         opts.ackTimeoutMs,
       );
-    }, answerDelay(opts.answerWindows[q.i]));
+    });
   });
   return new Promise<void>((resolve) => {
     socket.onConnectError = (message) => {
@@ -164,9 +189,9 @@ function wsClient(opts: WsStart): Promise<void> {
     if (m.seq < 0) return;
     stats.fanout.push(receivedAt - m.sent_at);
     // Like an answer: one small message a little later, which the server answers at once.
-    setTimeout(() => {
+    later(answerDelay(opts.replyWindow), () => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ echo: Date.now(), choice_i: 1 }));
-    }, answerDelay(opts.replyWindow));
+    });
   });
   ws.on('close', () => bump(stats.disconnects, 'close'));
   return new Promise<void>((resolve) => {

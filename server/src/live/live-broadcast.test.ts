@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acknowledgeDirectly } from './direct-frames';
 import { BROADCAST_SLICES, type OutgoingEvent, SlicedBroadcaster } from './live-broadcast';
 
 // The sliced broadcast on real socket.io servers: everyone gets every event once and in order, the
@@ -32,7 +33,19 @@ async function startServer(redisUrl?: string) {
   }
   const nsp = server.of('/game/sliced');
   const broadcaster = new SlicedBroadcaster();
-  nsp.on('connection', (socket) => broadcaster.join(socket));
+  nsp.on('connection', (socket) => {
+    broadcaster.join(socket);
+    acknowledgeDirectly(socket);
+    // Answers are acknowledged at once; question 99 first gets two events of socket.io's own going
+    // (one written, its write unconfirmed; one queued behind it), which the ack must not overtake.
+    socket.on('answer', (answer, ack) => {
+      if (answer.question_i === 99) {
+        socket.emit('lobby_count', { count: 1 });
+        socket.emit('lobby_count', { count: 2 });
+      }
+      ack({ ok: true, answer });
+    });
+  });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   return {
@@ -136,6 +149,33 @@ describe('sliced broadcast', () => {
     expect(third.direct + third.queued).toBe(PLAYERS + 1);
     expect(third.queued).toBeGreaterThanOrEqual(2);
     polling.socket.close();
+  });
+
+  it('acknowledges directly when engine.io is idle, and behind what it has queued otherwise', async () => {
+    const player = players[0]!;
+    player.got.length = 0;
+    const server = s.nsp.sockets.get(player.socket.id!)!;
+    const viaEngine: string[] = [];
+    const onPacket = (packet: { type: string; data?: unknown }) => {
+      if (packet.type === 'message') viaEngine.push(String(packet.data));
+    };
+    server.conn.on('packetCreate', onPacket);
+    const answer = (question_i: number) => ({ question_i, choice_i: 1, number_answer: null });
+
+    const idle = await player.socket.emitWithAck('answer', answer(1));
+    expect(idle).toEqual({ ok: true, answer: answer(1) });
+    // Written straight to the socket: engine.io made no packet for it.
+    expect(viaEngine).toEqual([]);
+
+    const ack = player.socket.emitWithAck('answer', answer(99)).then((r) => {
+      player.got.push(`ack:${r.answer?.question_i}`);
+    });
+    await ack;
+    expect(player.got).toEqual(['lobby_count:1', 'lobby_count:2', 'ack:99']);
+    // The ack went through engine.io, behind the two events.
+    expect(viaEngine).toHaveLength(3);
+    expect(viaEngine[2]).toMatch(/^3/);
+    server.conn.off('packetCreate', onPacket);
   });
 
   it('survives a broadcast that cannot be written, and sends the next one', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { GameServerToClient } from '@hunch/contract';
 import type { BroadcastOperator } from 'socket.io';
-import { type DirectWritable, directStream, encodeEventFrame } from './direct-frames';
+import { type DirectWritable, directStream, encodeEventFrame, writeFrame } from './direct-frames';
 
 // Writing one event to 10,000 sockets costs the kernel 10–15 µs a socket on a small machine:
 // 150–300 ms in one go, during which every answer and acknowledgement would wait. So each game's
@@ -146,7 +146,7 @@ export class SlicedBroadcaster {
         const tcp = directStream(socket);
         if (tcp) {
           // All of the slice's events in one write (game_start and countdown).
-          tcp.write(frame);
+          writeFrame(tcp, frame);
           direct++;
         } else {
           for (const e of batch) emitThrough(socket, e);

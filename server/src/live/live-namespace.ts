@@ -11,6 +11,7 @@ import type { AppContext } from '../app-context';
 import { validateAnswer } from '../games/participation';
 import { HttpError } from '../http/http-error';
 import { AnswerBatcher, BATCHER_DEFAULTS } from './answer-batcher';
+import { acknowledgeDirectly } from './direct-frames';
 import { SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
 import { type LiveGameInfo, LiveScheduleCache } from './live-schedule';
@@ -162,6 +163,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     const { gameId } = socket.data;
     const nsp = socket.nsp as LiveNamespace;
     broadcaster.join(socket);
+    acknowledgeDirectly(socket);
 
     // An exponential moving average smooths out one slow round trip.
     const roundTrip = (ms: number) => {

@@ -1,0 +1,72 @@
+import { once } from 'node:events';
+import { connect, createServer, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFrame } from './direct-frames';
+
+// writeFrame on real TCP sockets: one write(2) when the stream is idle, and the stream's own queue,
+// in order, for whatever the kernel does not take at once.
+
+async function pair() {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  const accepted = once(server, 'connection') as Promise<[Socket]>;
+  const reader = connect(port, '127.0.0.1');
+  const [writer] = await accepted;
+  return { server, reader, writer };
+}
+
+describe('writeFrame', () => {
+  let close: () => void = () => {};
+  afterEach(() => close());
+
+  it('writes to an idle stream at once, without queueing anything in it', async () => {
+    const { server, reader, writer } = await pair();
+    close = () => {
+      reader.destroy();
+      writer.destroy();
+      server.close();
+    };
+    const got = once(reader, 'data') as Promise<[Buffer]>;
+    writeFrame(writer, Buffer.from('hello'));
+    // Nothing left for the stream: the kernel took all of it.
+    expect(writer.writableLength).toBe(0);
+    const [data] = await got;
+    expect(data.toString()).toBe('hello');
+  });
+
+  it('hands what the kernel does not take to the stream, and keeps every byte in order', async () => {
+    const { server, reader, writer } = await pair();
+    close = () => {
+      reader.destroy();
+      writer.destroy();
+      server.close();
+    };
+    reader.pause();
+    // A reader that does not read fills the kernel's buffers: later frames are written partly or
+    // not at all, and the rest waits in the stream.
+    const frames: Buffer[] = [];
+    for (let k = 0; k < 400 && writer.writableLength === 0; k++) {
+      const frame = Buffer.alloc(64 * 1024, k % 251);
+      frames.push(frame);
+      writeFrame(writer, frame);
+    }
+    expect(writer.writableLength).toBeGreaterThan(0);
+    // Once the reader reads, the kernel has room again while the stream still holds bytes: frames
+    // written now must go behind those bytes, not straight to the kernel ahead of them.
+    const late = [0, 1, 2].map((k) => Buffer.alloc(1000, 250 - k));
+    frames.push(...late);
+    const expected = Buffer.concat(frames);
+    const chunks: Buffer[] = [];
+    let length = 0;
+    reader.on('data', (d: Buffer) => {
+      if (chunks.length === 0) for (const frame of late) writeFrame(writer, frame);
+      chunks.push(d);
+      length += d.length;
+    });
+    reader.resume();
+    while (length < expected.length) await new Promise((r) => setTimeout(r, 5));
+    expect(Buffer.concat(chunks).equals(expected)).toBe(true);
+  });
+});
