@@ -127,12 +127,16 @@ function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
     if (!stats.payloadBytes) stats.payloadBytes = Buffer.byteLength(JSON.stringify(q));
     if (expectedAskedAt && expectedAskedAt[q.i] !== q.asked_at) stats.unexpectedAskedAt++;
     pendingAnswers++;
-    later(answerDelay(opts.answerWindows[q.i]), () => {
+    // What waits for the answer time is the answer alone, not the parsed question: thousands of
+    // questions kept alive for seconds made this process's GC copy them during the next receipts.
+    const i = q.i;
+    const answer = answerFor(q);
+    later(answerDelay(opts.answerWindows[i]), () => {
       const sentAt = Date.now();
       stats.answersSent++;
       socket.emitWithAck(
         'answer',
-        answerFor(q),
+        answer,
         (err, reply) => {
           const result = reply as LiveAnswerAck;
           pendingAnswers--;
@@ -143,8 +147,8 @@ function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
           }
           const ms = Date.now() - sentAt;
           stats.ack.push(ms);
-          stats.ackByQuestion[q.i] ??= [];
-          stats.ackByQuestion[q.i]!.push(ms);
+          stats.ackByQuestion[i] ??= [];
+          stats.ackByQuestion[i]!.push(ms);
           if (result.ok) stats.ackOk++;
           else {
             stats.ackFailed++;

@@ -32,7 +32,7 @@ async function startServer(redisUrl?: string) {
     server.adapter(createAdapter(pub, sub));
   }
   const nsp = server.of('/game/sliced');
-  const broadcaster = new SlicedBroadcaster();
+  const broadcaster = new SlicedBroadcaster({ remote: Boolean(redisUrl) });
   nsp.on('connection', (socket) => {
     broadcaster.join(socket);
     acknowledgeDirectly(socket);
@@ -184,10 +184,14 @@ describe('sliced broadcast', () => {
     const binary = (): OutgoingEvent[] => [['countdown', Buffer.from('x') as never]];
     await expect(s.broadcaster.send('sliced', s.nsp, 'binary', binary)).resolves.toBeUndefined();
     expect(s.broadcaster.recent().find((b) => b.event === 'binary')?.error).toMatch(/one frame/);
+    await until(() => s.nsp.sockets.size === PLAYERS);
     await s.broadcaster.send('sliced', s.nsp, 'after', countdown(5));
     await until(() => players.every((p) => p.got.includes('countdown:5')));
     // Nobody got the failed one.
     for (const p of players) expect(p.got).toEqual(['countdown:5']);
+    // The polling player who left is no longer written to.
+    const after = s.broadcaster.recent().find((b) => b.event === 'after')!;
+    expect(after.direct + after.queued).toBe(PLAYERS);
   });
 });
 

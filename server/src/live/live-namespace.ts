@@ -68,7 +68,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     ...BATCHER_DEFAULTS,
     keepRecords: ctx.config.benchMetrics ? 20_000 : 0,
   });
-  const broadcaster = new SlicedBroadcaster();
+  const broadcaster = new SlicedBroadcaster({ remote: Boolean(ctx.config.redisUrl) });
   const parent = io.of(GAME_NAMESPACE_PATTERN) as unknown as LiveNamespace;
   const countTimers = new Map<string, NodeJS.Timeout>();
   const counts = new Map<string, PlayerCount>();
