@@ -6,6 +6,9 @@ import { writeFrame } from './direct-frames';
 // writeFrame on real TCP sockets: one write(2) when the stream is idle, and the stream's own queue,
 // in order, for whatever the kernel does not take at once.
 
+const opened: (() => void)[] = [];
+
+/** A connected pair of TCP sockets on loopback, closed after each test. */
 async function pair() {
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -14,20 +17,21 @@ async function pair() {
   const accepted = once(server, 'connection') as Promise<[Socket]>;
   const reader = connect(port, '127.0.0.1');
   const [writer] = await accepted;
-  return { server, reader, writer };
+  opened.push(() => {
+    reader.destroy();
+    writer.destroy();
+    server.close();
+  });
+  return { reader, writer };
 }
 
 describe('writeFrame', () => {
-  let close: () => void = () => {};
-  afterEach(() => close());
+  afterEach(() => {
+    for (const close of opened.splice(0)) close();
+  });
 
   it('writes to an idle stream at once, without queueing anything in it', async () => {
-    const { server, reader, writer } = await pair();
-    close = () => {
-      reader.destroy();
-      writer.destroy();
-      server.close();
-    };
+    const { reader, writer } = await pair();
     const got = once(reader, 'data') as Promise<[Buffer]>;
     writeFrame(writer, Buffer.from('hello'));
     // Nothing left for the stream: the kernel took all of it.
@@ -37,12 +41,7 @@ describe('writeFrame', () => {
   });
 
   it('hands what the kernel does not take to the stream, and keeps every byte in order', async () => {
-    const { server, reader, writer } = await pair();
-    close = () => {
-      reader.destroy();
-      writer.destroy();
-      server.close();
-    };
+    const { reader, writer } = await pair();
     reader.pause();
     // A reader that does not read fills the kernel's buffers: later frames are written partly or
     // not at all, and the rest waits in the stream.
