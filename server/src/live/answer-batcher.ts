@@ -18,6 +18,9 @@ interface StoredRow {
   number_answer: number | null;
 }
 
+/** One player's answer to one question: the table's primary key. */
+const answerKey = (participationId: number, questionI: number) => `${participationId}:${questionI}`;
+
 /** One statement, for the benchmark's figures (BENCH_METRICS). */
 export interface BatchRecord {
   /** Epoch ms when the statement was sent. */
@@ -100,8 +103,7 @@ export class AnswerBatcher {
   private async write(batch: Pending[]): Promise<() => Promise<void>> {
     const at = Date.now();
     const t0 = performance.now();
-    const keyOf = (p: { participationId: number; answer: { question_i: number } }) =>
-      `${p.participationId}:${p.answer.question_i}`;
+    const keyOf = (p: Pending) => answerKey(p.participationId, p.answer.question_i);
     // A repeat within the batch (a double tap) gets what its first gets.
     const firsts = new Map<string, Pending>();
     for (const p of batch) if (!firsts.has(keyOf(p))) firsts.set(keyOf(p), p);
@@ -110,9 +112,7 @@ export class AnswerBatcher {
       // One JSON parameter: the driver's escaping of five arrays cost more per answer than the insert.
       // The statement returns how many rows it inserted and, of the rest, the stored answers this
       // statement's snapshot sees (earlier repeats); first answers, nearly all of them, come back as
-      // a count, not as rows to read. The earlier answers are looked up one key at a time by the
-      // primary key (LIMIT 1 keeps the lookup from becoming a join the planner may answer with a
-      // scan of the whole table: it cannot see how many rows the JSON holds).
+      // a count, not as rows to read.
       const { rows } = await this.db.query<StoredRow & { inserted: number | null }>(
         `WITH incoming AS (
            SELECT * FROM json_to_recordset($1::json)
@@ -128,11 +128,7 @@ export class AnswerBatcher {
            FROM inserted
          UNION ALL
          SELECT a.participation_id, a.question_i, a.choice_i, a.number_answer, NULL
-           FROM incoming i CROSS JOIN LATERAL (
-             SELECT * FROM answers
-              WHERE participation_id = i.pid AND question_i = i.qi
-              LIMIT 1
-           ) a`,
+           FROM answers a JOIN incoming i ON a.participation_id = i.pid AND a.question_i = i.qi`,
         [
           JSON.stringify(
             unique.map((p) => ({
@@ -151,7 +147,7 @@ export class AnswerBatcher {
       }
       const stored = new Map<string, LiveAnswer>();
       const keep = (r: StoredRow) =>
-        stored.set(`${r.participation_id}:${r.question_i}`, {
+        stored.set(answerKey(r.participation_id, r.question_i), {
           question_i: r.question_i,
           choice_i: r.choice_i,
           number_answer: r.number_answer,

@@ -37,7 +37,7 @@ export interface SlicedNamespace<D> {
 }
 
 /** A connected socket as the broadcaster keeps it. */
-export type SliceMember = DirectWritable & Emitter;
+type SliceMember = DirectWritable & Emitter;
 
 /** What joining a slice needs of a socket. */
 interface Joining extends SliceMember {
