@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { LiveQuestionEvent } from '@hunch/contract';
 import {
   fmtMs,
   printTable,
@@ -21,13 +22,14 @@ import {
 } from './live-processes';
 
 // The baseline of the live benchmark: the same clients, from the same kind of worker processes,
-// against a bare `ws` server broadcasting messages of a question event's size.
+// against a bare `ws` server broadcasting the same question events as plain JSON.
 
 const WS_SERVER = path.join(import.meta.dirname, 'ws-baseline-server.ts');
 const BASELINE_BROADCASTS = 4;
 const BASELINE_GAP_MS = 4_000;
 
 export interface BaselineResult {
+  /** The largest question's bytes as JSON. */
   payloadBytes: number;
   connected: number;
   connectMs: number;
@@ -37,6 +39,14 @@ export interface BaselineResult {
   /** ms the server's send loop took, per broadcast. */
   sendLoops: number[];
   heapPerClient: number;
+  /** The players' CPU per question received (µs). */
+  receiptCpuUs: number;
+}
+
+/** The players' mean CPU per question received, over every worker and question (µs). */
+export function meanReceiptCpu(reports: { receiptCpuUs: number[] }[]): number {
+  const all = reports.flatMap((r) => r.receiptCpuUs.filter((x) => x !== undefined && x !== null));
+  return all.reduce((a, x) => a + x, 0) / Math.max(1, all.length);
 }
 
 export async function runBaseline(
@@ -47,10 +57,13 @@ export async function runBaseline(
     concurrency: number;
     fdNeed: number;
     connectDeadlineMs: number;
-    payloadBytes: number;
+    /** The hunch game's questions as its players received them; broadcast in turn. */
+    questions: LiveQuestionEvent[];
   },
 ): Promise<BaselineResult> {
-  const { n, workers: k, fdNeed, connectDeadlineMs, payloadBytes } = o;
+  const { n, workers: k, fdNeed, connectDeadlineMs, questions } = o;
+  if (questions.length === 0)
+    throw new Error('baseline: no question received in the hunch game to broadcast');
   // Baseline: a bare ws server, the same number of clients from the same kind of workers.
   console.log('\n  baseline: bare ws server');
   const wsServer = spawnNode(['--expose-gc', ...res.serverNodeFlags(), '--import', 'tsx', WS_SERVER], {
@@ -106,7 +119,8 @@ export async function runBaseline(
       30_000,
       'ws broadcast',
     );
-    wsServer.send({ cmd: 'broadcast', seq, bytes: payloadBytes } satisfies ToBaselineServer);
+    const question = questions[(seq + questions.length) % questions.length]!;
+    wsServer.send({ cmd: 'broadcast', seq, question } satisfies ToBaselineServer);
     const loopMs = (await sent).loopMs;
     if (seq >= 0) sendLoops.push(loopMs);
     await sleep(BASELINE_GAP_MS);
@@ -116,19 +130,20 @@ export async function runBaseline(
   await stopChild(wsServer, 3_000);
   const wsFanout = summarize(wsReports.flatMap((r) => r.fanout));
   return {
-    payloadBytes,
+    payloadBytes: Math.max(...questions.map((q) => Buffer.byteLength(JSON.stringify(q)))),
     connected: wsConnected,
     connectMs: wsConnectMs,
     fanout: wsFanout,
     echo: summarize(wsReports.flatMap((r) => r.ack)),
     sendLoops,
     heapPerClient: (wsWith.heapUsed - wsBefore.heapUsed) / Math.max(1, wsConnected),
+    receiptCpuUs: meanReceiptCpu(wsReports),
   };
 }
 
 export function printBaseline(b: BaselineResult, n: number): void {
   printTable(
-    `Baseline: bare ws server, same ${n} clients, ${BASELINE_BROADCASTS} broadcasts of ${b.payloadBytes} bytes`,
+    `Baseline: bare ws server, same ${n} clients, the game's ${BASELINE_BROADCASTS} questions as JSON (up to ${b.payloadBytes} bytes)`,
     [
       ['clients connected', `${b.connected} / ${n}  (${(b.connectMs / 1000).toFixed(1)} s)`],
       [
@@ -143,4 +158,28 @@ export function printBaseline(b: BaselineResult, n: number): void {
       ['ws server heap per client', `${(b.heapPerClient / 1024).toFixed(1)} KB`],
     ],
   );
+}
+
+/** The two arms side by side: fan-out, the burst of replies, and what the players spent. */
+export function printComparison(
+  b: BaselineResult,
+  n: number,
+  hunch: { fanout: Summary; burstAck: Summary; receiptCpuUs: number },
+): void {
+  const row = (s: Summary) => `${fmtMs(s.p50).padEnd(10)} ${fmtMs(s.p99).padEnd(10)} ${fmtMs(s.max)}`;
+  const ratio = hunch.fanout.p99 / b.fanout.p99;
+  printTable('Fan-out latency: hunch vs bare ws', [
+    ['', 'p50        p99        max'],
+    ['hunch (socket.io)', row(hunch.fanout)],
+    ['bare ws', row(b.fanout)],
+    ['hunch p99 / ws p99', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : '—'],
+    [
+      "players' CPU per question received",
+      `hunch ${hunch.receiptCpuUs.toFixed(1)} µs, ws ${b.receiptCpuUs.toFixed(1)} µs  (from each question's first receipt for 600 ms, before any answer)`,
+    ],
+    ['', ''],
+    [`${n.toLocaleString('en')} replies in one second`, 'p50        p99        max'],
+    ['hunch answer ack (question 4)', row(hunch.burstAck)],
+    ['bare ws reply', row(b.echo)],
+  ]);
 }

@@ -23,7 +23,7 @@ import {
   summarize,
   triple,
 } from './bench-util';
-import { printBaseline, runBaseline } from './live-baseline';
+import { meanReceiptCpu, printBaseline, printComparison, runBaseline } from './live-baseline';
 import { BURST_WINDOW, type ToWorker } from './live-messages';
 import {
   closeWorkers,
@@ -277,7 +277,10 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       merge(disconnects, r.disconnects);
     }
     const joinedAtEnd = reports.reduce((a, r) => a + r.joined, 0);
-    const payloadBytes = reports.find((r) => r.payloadBytes)?.payloadBytes ?? 300;
+    // Each question once, as received (asked_at and i are restamped by the baseline server).
+    const questions = [...new Map(reports.flatMap((r) => r.questions).map((q) => [q.i, q])).values()].sort(
+      (a, b) => a.i - b.i,
+    );
     const lost = ackOk - stored;
     const burstAck = summarize(reports.flatMap((r) => r.ackByQuestion[ANSWER_WINDOWS.length - 1] ?? []));
 
@@ -287,7 +290,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       concurrency: opts.concurrency,
       fdNeed,
       connectDeadlineMs,
-      payloadBytes,
+      questions,
     });
 
     const heapPerPlayer = (withPlayers.heapUsed - before.heapUsed) / Math.max(1, connected);
@@ -367,29 +370,11 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       ],
     );
     printBaseline(baseline, n);
-    const ratio = fanout.p99 / baseline.fanout.p99;
-    printTable('Fan-out latency: hunch vs bare ws', [
-      ['', 'p50        p99        max'],
-      [
-        'hunch (socket.io)',
-        `${fmtMs(fanout.p50).padEnd(10)} ${fmtMs(fanout.p99).padEnd(10)} ${fmtMs(fanout.max)}`,
-      ],
-      [
-        'bare ws',
-        `${fmtMs(baseline.fanout.p50).padEnd(10)} ${fmtMs(baseline.fanout.p99).padEnd(10)} ${fmtMs(baseline.fanout.max)}`,
-      ],
-      ['hunch p99 / ws p99', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : '—'],
-      ['', ''],
-      [`${n.toLocaleString('en')} replies in one second`, 'p50        p99        max'],
-      [
-        'hunch answer ack (question 4)',
-        `${fmtMs(burstAck.p50).padEnd(10)} ${fmtMs(burstAck.p99).padEnd(10)} ${fmtMs(burstAck.max)}`,
-      ],
-      [
-        'bare ws reply',
-        `${fmtMs(baseline.echo.p50).padEnd(10)} ${fmtMs(baseline.echo.p99).padEnd(10)} ${fmtMs(baseline.echo.max)}`,
-      ],
-    ]);
+    printComparison(baseline, n, {
+      fanout,
+      burstAck,
+      receiptCpuUs: meanReceiptCpu(reports),
+    });
     console.log(`  live part took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
     return lost === 0 && joined === n;
   } catch (err) {

@@ -1,3 +1,5 @@
+import type { LiveQuestionEvent } from '@hunch/contract';
+
 /** IPC between the live benchmark (parent) and its client workers and baseline server. */
 
 /** Everyone replies 1–2 s after receipt: 10,000 replies in one second at 10,000 players. */
@@ -62,12 +64,14 @@ export interface WorkerReady {
 
 export interface WorkerReport {
   type: 'report';
-  /** receipt − asked_at (hunch) or receipt − sent_at (ws), ms, one per received question. */
+  /** receipt − asked_at, ms, one per received question. */
   fanout: number[];
-  /** The same, per question index (hunch only). */
+  /** The same, per question index. */
   fanoutByQuestion: number[][];
-  /** Bytes of one question payload as JSON (for the baseline's message size). */
-  payloadBytes: number;
+  /** Each question as this worker's first player received it (hunch; the baseline broadcasts them). */
+  questions: LiveQuestionEvent[];
+  /** Per question, this process's CPU (µs) per receipt while the question arrived. */
+  receiptCpuUs: number[];
   /** Answer send → ack, ms (acks that came back, ok or not). */
   ack: number[];
   /** The same, per question index. */
@@ -88,7 +92,10 @@ export interface WorkerReport {
 
 export type FromWorker = WorkerProgress | WorkerReady | WorkerReport;
 
-export type ToBaselineServer = { cmd: 'broadcast'; seq: number; bytes: number } | { cmd: 'metrics' };
+/** Broadcast `question` as question `seq` (−1: warm-up), asked_at the time the broadcast begins. */
+export type ToBaselineServer =
+  | { cmd: 'broadcast'; seq: number; question: LiveQuestionEvent }
+  | { cmd: 'metrics' };
 
 export type FromBaselineServer =
   | { type: 'listening'; port: number }

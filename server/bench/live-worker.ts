@@ -1,8 +1,8 @@
 import type { LiveAnswer, LiveAnswerAck, LiveQuestionEvent } from '@hunch/contract';
 import TinyQueue from 'tinyqueue';
-import WebSocket from 'ws';
+import { FrameClient } from './frame-client';
 import type { FromWorker, HunchStart, ToWorker, WorkerReady, WorkerReport, WsStart } from './live-messages';
-import { ProtocolClient } from './protocol-client';
+import { type EventHandlers, ProtocolClient } from './protocol-client';
 
 // A client worker of the live benchmark: opens many connections from one process and measures what
 // they receive. Started by live-bench.ts with an IPC channel; never runs on its own.
@@ -18,7 +18,8 @@ const stats = {
   errors: {} as Record<string, number>,
   fanout: [] as number[],
   fanoutByQuestion: [] as number[][],
-  payloadBytes: 0,
+  questions: [] as LiveQuestionEvent[],
+  receiptCpuUs: [] as number[],
   ack: [] as number[],
   ackByQuestion: [] as number[][],
   answersSent: 0,
@@ -33,6 +34,10 @@ const stats = {
 };
 const bump = (m: Record<string, number>, k: string) => {
   m[k] = (m[k] ?? 0) + 1;
+};
+const pushAt = (lists: number[][], i: number, value: number) => {
+  lists[i] ??= [];
+  lists[i].push(value);
 };
 let expectedAskedAt: number[] | undefined;
 /** Set when the parent's connect deadline passed: open no more connections. */
@@ -99,66 +104,107 @@ const answerDelay = (window: [number, number] | undefined) => {
   return from + Math.random() * (to - from);
 };
 
-function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
+// This process's CPU per question received, over a window from each question's first receipt that
+// ends before any answer goes out: whether the players kept up with the server, or made the lag.
+const CPU_WINDOW_MS = 600;
+const cpuWindows: { start: NodeJS.CpuUsage; receipts: number; open: boolean }[] = [];
+function countReceipt(i: number): void {
+  const known = cpuWindows[i];
+  if (known) {
+    if (known.open) known.receipts++;
+    return;
+  }
+  const w = { start: process.cpuUsage(), receipts: 1, open: true };
+  cpuWindows[i] = w;
+  setTimeout(() => {
+    const used = process.cpuUsage(w.start);
+    w.open = false;
+    stats.receiptCpuUs[i] = (used.user + used.system) / w.receipts;
+  }, CPU_WINDOW_MS);
+}
+
+/**
+ * What a player does with a question, in both arms: records its fan-out from asked_at, picks an
+ * answer, and sends it with `answerWith` after a delay drawn from `window`. The baseline's players
+ * get the same questions as JSON, so both arms parse and handle the same thing.
+ */
+function receiveQuestion(
+  q: LiveQuestionEvent,
+  window: [number, number] | undefined,
+  answerWith: (answer: LiveAnswer) => void,
+): void {
+  const receivedAt = Date.now();
+  // i −1 is the baseline's warm-up broadcast.
+  if (q.i < 0) return;
+  countReceipt(q.i);
+  stats.fanout.push(receivedAt - q.asked_at);
+  pushAt(stats.fanoutByQuestion, q.i, receivedAt - q.asked_at);
+  stats.questions[q.i] ??= q;
+  if (expectedAskedAt && expectedAskedAt[q.i] !== q.asked_at) stats.unexpectedAskedAt++;
+  pendingAnswers++;
+  // What waits for the answer time is the answer alone, not the parsed question: thousands of
+  // questions kept alive for seconds made this process's GC copy them during the next receipts.
+  const answer = answerFor(q);
+  later(answerDelay(window), () => answerWith(answer));
+}
+
+/** The hunch players' handlers, one set for all of a worker's players. */
+function hunchEvents(opts: HunchStart): EventHandlers {
+  return {
+    latency: (_socket, ack) => (ack as () => void)(),
+    lobby_count: () => {
+      stats.lobbyCounts++;
+    },
+    game_start: () => {
+      stats.gameStarts++;
+    },
+    game_complete: () => {
+      stats.completes++;
+    },
+    question: (socket, payload) => {
+      const q = payload as LiveQuestionEvent;
+      receiveQuestion(q, opts.answerWindows[q.i], (answer) => sendAnswer(socket, answer, opts.ackTimeoutMs));
+    },
+  };
+}
+
+function sendAnswer(socket: ProtocolClient, answer: LiveAnswer, ackTimeoutMs: number): void {
+  const sentAt = Date.now();
+  stats.answersSent++;
+  socket.emitWithAck(
+    'answer',
+    answer,
+    (err, reply) => {
+      const result = reply as LiveAnswerAck;
+      pendingAnswers--;
+      if (err) {
+        stats.ackFailed++;
+        bump(stats.ackErrors, 'no ack (timeout)');
+        return;
+      }
+      const ms = Date.now() - sentAt;
+      stats.ack.push(ms);
+      pushAt(stats.ackByQuestion, answer.question_i, ms);
+      if (result.ok) stats.ackOk++;
+      else {
+        stats.ackFailed++;
+        bump(stats.ackErrors, result.error ?? 'not ok');
+      }
+    },
+    ackTimeoutMs,
+  );
+}
+
+function hunchPlayer(opts: HunchStart, events: EventHandlers, token: string): Promise<void> {
   const socket = new ProtocolClient({
     url: opts.url,
     nsp: `/game/${opts.gameId}`,
     cookie: `hunch_session=${token}`,
     timeoutMs: opts.connectTimeoutMs,
+    events,
   });
   closers.push(() => socket.close());
-  socket.on('latency', (ack) => (ack as () => void)());
-  socket.on('lobby_count', () => {
-    stats.lobbyCounts++;
-  });
-  socket.on('game_start', () => {
-    stats.gameStarts++;
-  });
-  socket.on('game_complete', () => {
-    stats.completes++;
-  });
   socket.onDisconnect = (reason) => bump(stats.disconnects, reason);
-  socket.on('question', (payload) => {
-    const q = payload as LiveQuestionEvent;
-    const receivedAt = Date.now();
-    stats.fanout.push(receivedAt - q.asked_at);
-    stats.fanoutByQuestion[q.i] ??= [];
-    stats.fanoutByQuestion[q.i]!.push(receivedAt - q.asked_at);
-    if (!stats.payloadBytes) stats.payloadBytes = Buffer.byteLength(JSON.stringify(q));
-    if (expectedAskedAt && expectedAskedAt[q.i] !== q.asked_at) stats.unexpectedAskedAt++;
-    pendingAnswers++;
-    // What waits for the answer time is the answer alone, not the parsed question: thousands of
-    // questions kept alive for seconds made this process's GC copy them during the next receipts.
-    const i = q.i;
-    const answer = answerFor(q);
-    later(answerDelay(opts.answerWindows[i]), () => {
-      const sentAt = Date.now();
-      stats.answersSent++;
-      socket.emitWithAck(
-        'answer',
-        answer,
-        (err, reply) => {
-          const result = reply as LiveAnswerAck;
-          pendingAnswers--;
-          if (err) {
-            stats.ackFailed++;
-            bump(stats.ackErrors, 'no ack (timeout)');
-            return;
-          }
-          const ms = Date.now() - sentAt;
-          stats.ack.push(ms);
-          stats.ackByQuestion[i] ??= [];
-          stats.ackByQuestion[i]!.push(ms);
-          if (result.ok) stats.ackOk++;
-          else {
-            stats.ackFailed++;
-            bump(stats.ackErrors, result.error ?? 'not ok');
-          }
-        },
-        opts.ackTimeoutMs,
-      );
-    });
-  });
   return new Promise<void>((resolve) => {
     socket.onConnectError = (message) => {
       stats.failed++;
@@ -179,36 +225,55 @@ function hunchPlayer(opts: HunchStart, token: string): Promise<void> {
   });
 }
 
-function wsClient(opts: WsStart): Promise<void> {
-  const ws = new WebSocket(opts.url, { perMessageDeflate: false, handshakeTimeout: opts.connectTimeoutMs });
-  closers.push(() => ws.terminate());
-  ws.on('message', (data) => {
-    const receivedAt = Date.now();
-    const m = JSON.parse(data.toString()) as { sent_at: number; seq: number };
+function hunchPlayers(opts: HunchStart): Promise<void> {
+  const events = hunchEvents(opts);
+  return windowed(opts.to - opts.from, opts.concurrency, (k) =>
+    hunchPlayer(opts, events, `${opts.tokenPrefix}${opts.from + k}`),
+  );
+}
+
+/** A player of the baseline: the same questions as plain JSON, each answer echoed back at once. */
+class BaselinePlayer extends FrameClient {
+  constructor(
+    private readonly opts: WsStart,
+    private readonly settled: () => void,
+  ) {
+    super({ url: opts.url, timeoutMs: opts.connectTimeoutMs });
+  }
+
+  protected override opened(): void {
+    stats.connected++;
+    stats.joined++;
+    this.settled();
+  }
+
+  protected override text(text: string): void {
+    const m = JSON.parse(text) as LiveQuestionEvent | { echo: number };
     if ('echo' in m) {
-      stats.ack.push(receivedAt - (m as { echo: number }).echo);
+      pendingAnswers--;
+      stats.ack.push(Date.now() - m.echo);
       return;
     }
-    // seq -1 is the warm-up broadcast.
-    if (m.seq < 0) return;
-    stats.fanout.push(receivedAt - m.sent_at);
-    // Like an answer: one small message a little later, which the server answers at once.
-    later(answerDelay(opts.replyWindow), () => {
-      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ echo: Date.now(), choice_i: 1 }));
-    });
-  });
-  ws.on('close', () => bump(stats.disconnects, 'close'));
+    receiveQuestion(m, this.opts.replyWindow, (answer) =>
+      this.sendText(JSON.stringify({ echo: Date.now(), ...answer })),
+    );
+  }
+
+  protected override closed(reason: string, wasOpen: boolean): void {
+    if (wasOpen) {
+      bump(stats.disconnects, reason);
+      return;
+    }
+    stats.failed++;
+    bump(stats.errors, `connect: ${reason}`);
+    this.settled();
+  }
+}
+
+function baselinePlayer(opts: WsStart): Promise<void> {
   return new Promise<void>((resolve) => {
-    ws.once('open', () => {
-      stats.connected++;
-      stats.joined++;
-      resolve();
-    });
-    ws.once('error', (err) => {
-      stats.failed++;
-      bump(stats.errors, `connect: ${err.message}`);
-      resolve();
-    });
+    const player = new BaselinePlayer(opts, resolve);
+    closers.push(() => player.close());
   });
 }
 
@@ -219,9 +284,7 @@ async function start(m: HunchStart | WsStart) {
     1_000,
   );
   const all =
-    m.mode === 'hunch'
-      ? windowed(m.to - m.from, m.concurrency, (k) => hunchPlayer(m, `${m.tokenPrefix}${m.from + k}`))
-      : windowed(m.count, m.concurrency, () => wsClient(m));
+    m.mode === 'hunch' ? hunchPlayers(m) : windowed(m.count, m.concurrency, () => baselinePlayer(m));
   // At the deadline, handshakes in flight get 5 s more; whatever is done by then is reported.
   await Promise.race([
     all,

@@ -1,14 +1,22 @@
 import type { GameClientToServer, GameServerToClient } from '@hunch/contract';
-import WebSocket from 'ws';
+import { FrameClient } from './frame-client';
 
 // A simulated player of the live benchmark speaking socket.io's wire protocol (Engine.IO v4,
-// Socket.IO v5) straight over `ws`, the same client library the bare-ws baseline uses. Both arms
-// then pay the same per-message cost on the client side, so the ratio compares the servers, not
+// Socket.IO v5) straight over the WebSocket client of the bare-ws baseline's players
+// (frame-client.ts). Both arms then pay the same per-message cost on the client side, so the ratio compares the servers, not
 // socket.io-client's heavier parsing of 10,000 sockets in one process. (The protocol tests, the
 // demo bots and the web app use socket.io-client itself.) Only what the benchmark needs: one
 // namespace, text packets, events with acknowledgements, heartbeats.
 
 type Handler = (...args: unknown[]) => void;
+
+/**
+ * What every player of a process does with each server event, shared by all of them: the handler
+ * gets the player first, and last the ack callback when one is asked.
+ */
+export type EventHandlers = {
+  [E in keyof GameServerToClient]?: (client: ProtocolClient, ...args: unknown[]) => void;
+};
 
 export interface ProtocolClientOptions {
   /** http://host:port of the server. */
@@ -17,39 +25,31 @@ export interface ProtocolClientOptions {
   nsp: string;
   cookie: string;
   timeoutMs: number;
+  events: EventHandlers;
 }
 
-export class ProtocolClient {
-  private ws: WebSocket;
-  private handlers = new Map<string, Handler>();
+export class ProtocolClient extends FrameClient {
+  private readonly events: EventHandlers;
   private acks = new Map<number, { done: Handler; timer: NodeJS.Timeout }>();
   private nextAck = 0;
   private readonly prefix: string;
+  private readonly timeoutMs: number;
   private connected = false;
+  /** A refused connection reports once, though its transport may close after the refusal. */
+  private refused = false;
   onConnect: () => void = () => {};
   onConnectError: (message: string) => void = () => {};
   onDisconnect: (reason: string) => void = () => {};
 
-  constructor(private readonly opts: ProtocolClientOptions) {
-    this.prefix = `${opts.nsp},`;
-    const ws = new WebSocket(`${opts.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, {
-      perMessageDeflate: false,
-      handshakeTimeout: opts.timeoutMs,
+  constructor(opts: ProtocolClientOptions) {
+    super({
+      url: `${opts.url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`,
+      timeoutMs: opts.timeoutMs,
       headers: { cookie: opts.cookie },
     });
-    this.ws = ws;
-    ws.on('message', (data) => this.packet(data.toString()));
-    ws.on('error', (err) => {
-      if (!this.connected) this.onConnectError(err.message);
-    });
-    ws.on('close', () => {
-      if (this.connected) this.onDisconnect('transport close');
-    });
-  }
-
-  /** Listens for a server event; the handler's last argument is the ack callback when one is asked. */
-  on<E extends keyof GameServerToClient>(event: E, handler: Handler): void {
-    this.handlers.set(event, handler);
+    this.prefix = `${opts.nsp},`;
+    this.events = opts.events;
+    this.timeoutMs = opts.timeoutMs;
   }
 
   /** Emits an event and calls `done(err, ...reply)` with the acknowledgement or a timeout error. */
@@ -57,7 +57,7 @@ export class ProtocolClient {
     event: E,
     payload: unknown,
     done: Handler,
-    timeoutMs = this.opts.timeoutMs,
+    timeoutMs = this.timeoutMs,
   ): void {
     const id = this.nextAck++;
     const timer = setTimeout(() => {
@@ -66,39 +66,49 @@ export class ProtocolClient {
     }, timeoutMs);
     this.acks.set(id, { done, timer });
     const args = payload === undefined ? [event] : [event, payload];
-    this.ws.send(`42${this.prefix}${id}${JSON.stringify(args)}`);
+    this.sendText(`42${this.prefix}${id}${JSON.stringify(args)}`);
   }
 
-  close(): void {
-    this.ws.terminate();
+  protected override closed(reason: string): void {
+    if (this.connected) this.onDisconnect(reason);
+    else this.connectError(reason);
   }
 
-  private packet(text: string): void {
+  private connectError(message: string): void {
+    if (this.refused) return;
+    this.refused = true;
+    this.onConnectError(message);
+  }
+
+  protected override text(text: string): void {
     const engineType = text[0];
-    if (engineType === '0') this.ws.send(`40${this.prefix}`);
-    else if (engineType === '2') this.ws.send('3');
-    else if (engineType === '4') this.message(text.slice(1));
+    if (engineType === '4') this.message(text);
+    else if (engineType === '0') this.sendText(`40${this.prefix}`);
+    else if (engineType === '2') this.sendText('3');
   }
 
-  /** A Socket.IO packet: type digit, "/nsp," then an optional ack id and JSON data. */
+  /**
+   * An Engine.IO message "4" holding a Socket.IO packet: type digit, "/nsp," then an optional ack
+   * id and JSON data. Read by position, without copies, as it is read once per message received.
+   */
   private message(text: string): void {
-    const type = text[0];
-    let rest = text.slice(1);
-    if (!rest.startsWith(this.prefix)) return;
-    rest = rest.slice(this.prefix.length);
-    const json = rest.search(/[[{]/);
-    const id = json > 0 ? Number(rest.slice(0, json)) : undefined;
-    const data: unknown = json >= 0 ? JSON.parse(rest.slice(json)) : undefined;
+    const type = text[1];
+    if (!text.startsWith(this.prefix, 2)) return;
+    let at = 2 + this.prefix.length;
+    let id: number | undefined;
+    for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at))
+      id = (id ?? 0) * 10 + c - 48;
+    const data: unknown = at < text.length ? JSON.parse(text.slice(at)) : undefined;
     if (type === '0') {
       this.connected = true;
       this.onConnect();
-    } else if (type === '4') this.onConnectError((data as { message?: string })?.message ?? 'refused');
+    } else if (type === '4') this.connectError((data as { message?: string })?.message ?? 'refused');
     else if (type === '1') this.onDisconnect('io server disconnect');
     else if (type === '2') {
-      const [event, ...args] = data as [string, ...unknown[]];
+      const [event, ...args] = data as [keyof GameServerToClient, ...unknown[]];
       if (id !== undefined)
-        args.push((...reply: unknown[]) => this.ws.send(`43${this.prefix}${id}${JSON.stringify(reply)}`));
-      this.handlers.get(event)?.(...args);
+        args.push((...reply: unknown[]) => this.sendText(`43${this.prefix}${id}${JSON.stringify(reply)}`));
+      this.events[event]?.(this, ...args);
     } else if (type === '3' && id !== undefined) {
       const pending = this.acks.get(id);
       if (!pending) return;

@@ -2,10 +2,10 @@ import { performance } from 'node:perf_hooks';
 import { WebSocketServer } from 'ws';
 import type { FromBaselineServer, ToBaselineServer } from './live-messages';
 
-// The baseline of the live benchmark: a bare `ws` server in a process of its own, broadcasting a
-// message of the size of a question event to every client on the parent's command. Each message
-// carries the time its broadcast began, so clients measure the fan-out latency as the hunch
-// clients do against asked_at.
+// The baseline of the live benchmark: a bare `ws` server in a process of its own, broadcasting the
+// hunch game's question events to every client on the parent's command, as plain JSON. Each carries
+// the time its broadcast began as asked_at, so the players handle and measure it exactly as they do
+// a hunch question (the same parse, the same answer): what differs is the server.
 
 const send = (m: FromBaselineServer) => process.send?.(m);
 process.on('disconnect', () => process.exit(0));
@@ -25,16 +25,10 @@ wss.on('listening', () => {
   if (typeof address === 'object' && address) send({ type: 'listening', port: address.port });
 });
 
-/** A JSON message of exactly `bytes` bytes (at least its fixed part) stamped with the send time. */
-function message(seq: number, bytes: number, sentAt: number): string {
-  const bare = JSON.stringify({ sent_at: sentAt, seq, pad: '' });
-  return JSON.stringify({ sent_at: sentAt, seq, pad: 'x'.repeat(Math.max(0, bytes - bare.length)) });
-}
-
 process.on('message', (m: ToBaselineServer) => {
   if (m.cmd === 'broadcast') {
     const t0 = performance.now();
-    const text = message(m.seq, m.bytes, Date.now());
+    const text = JSON.stringify({ ...m.question, asked_at: Date.now(), i: m.seq });
     // Like socket.io's broadcast: encode once, write the same frame to every socket.
     for (const client of wss.clients) client.send(text);
     send({ type: 'sent', seq: m.seq, clients: wss.clients.size, loopMs: performance.now() - t0 });
