@@ -140,13 +140,26 @@ export function postgresCpuSince(before: Map<number, number>): number {
   return sum;
 }
 
-/** Busy and total jiffies of the whole machine, from /proc/stat. */
-export function machineCpu(): { busy: number; total: number } {
+export interface MachineCpu {
+  busy: number;
+  total: number;
+  /** Time the hypervisor ran something else while this machine wanted a CPU (counted in busy). */
+  steal: number;
+}
+
+/** Busy, stolen and total jiffies of the whole machine, from /proc/stat. */
+export function machineCpu(): MachineCpu {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
   const v = line.trim().split(/\s+/).slice(1).map(Number);
   const idle = (v[3] ?? 0) + (v[4] ?? 0);
   const total = v.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
+  return { busy: total - idle, total, steal: v[7] ?? 0 };
+}
+
+/** Shares of the machine's CPU time between two readings that were busy, and stolen. */
+export function machineShare(before: MachineCpu, after: MachineCpu): { busy: number; steal: number } {
+  const total = Math.max(1, after.total - before.total);
+  return { busy: (after.busy - before.busy) / total, steal: (after.steal - before.steal) / total };
 }
 
 /** Nearest-rank percentile of an ascending array. */
@@ -205,8 +218,8 @@ export function cpuLine(
   server: number,
   workers: (number | undefined)[],
   postgres: number,
-  machineBusy: number,
+  machine: { busy: number; steal: number },
   wallMs: number,
 ): string {
-  return `server ${pct(server, wallMs)}, client workers ${workers.map((w) => pct(w, wallMs)).join(' + ')}, postgres ${pct(postgres, wallMs)} (of one core); machine ${(machineBusy * 100).toFixed(0)} % of ${availableParallelism()} cores busy`;
+  return `server ${pct(server, wallMs)}, client workers ${workers.map((w) => pct(w, wallMs)).join(' + ')}, postgres ${pct(postgres, wallMs)} (of one core); machine ${(machine.busy * 100).toFixed(0)} % of ${availableParallelism()} cores busy, ${(machine.steal * 100).toFixed(1)} % stolen by the hypervisor`;
 }

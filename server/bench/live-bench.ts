@@ -14,6 +14,7 @@ import {
   fmtMb,
   fmtMs,
   machineCpu,
+  machineShare,
   merge,
   postgresCpu,
   postgresCpuSince,
@@ -177,9 +178,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const workersCpuConnect = pool.children.map((c) => cpuSeconds(c.pid));
     const pgCpuConnect = postgresCpuSince(cpuConnect0.pg);
     const machineConnect = machineCpu();
-    const machineBusyConnect =
-      (machineConnect.busy - cpuConnect0.machine.busy) /
-      Math.max(1, machineConnect.total - cpuConnect0.machine.total);
+    const machineConnectShare = machineShare(cpuConnect0.machine, machineConnect);
     const connected = pool.ready.reduce((a, r) => a + r.connected, 0);
     const joined = pool.ready.reduce((a, r) => a + r.joined, 0);
     const connectErrors: Record<string, number> = {};
@@ -227,7 +226,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const serverCpu = (cpuSeconds(server.child.pid) ?? 0) - (cpu0.server ?? 0);
     const pgCpu = postgresCpuSince(cpu0.pg);
     const workerCpu = pool.children.map((c, i) => (cpuSeconds(c.pid) ?? 0) - (cpu0.workers[i] ?? 0));
-    const machineBusy = (machine1.busy - cpu0.machine.busy) / (machine1.total - cpu0.machine.total);
+    const machineQuestions = machineShare(cpu0.machine, machine1);
 
     await sleep(liveEndsAt(schedule) + 1_500 - Date.now());
     const reports = await collectReports(pool, ACK_TIMEOUT_MS);
@@ -314,7 +313,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
         ['connect/lobby errors', describeCounts(connectErrors)],
         [
           'CPU while joining',
-          cpuLine(serverCpuConnect, workersCpuConnect, pgCpuConnect, machineBusyConnect, connectMs),
+          cpuLine(serverCpuConnect, workersCpuConnect, pgCpuConnect, machineConnectShare, connectMs),
         ],
         [
           'event-loop delay while joining p99 / max',
@@ -362,7 +361,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
           'event-loop delay during questions p99 / max',
           `${fmtMs(duringQuestions.eventLoopP99Ms)} / ${fmtMs(duringQuestions.eventLoopMaxMs)}`,
         ],
-        ['CPU during questions', cpuLine(serverCpu, workerCpu, pgCpu, machineBusy, qWall)],
+        ['CPU during questions', cpuLine(serverCpu, workerCpu, pgCpu, machineQuestions, qWall)],
         ['questions with unexpected asked_at', `${unexpected}`],
         ['game_complete received', `${completes} / ${joinedAtEnd}`],
         ['lobby_count broadcasts received (all)', `${lobbyCounts}`],
