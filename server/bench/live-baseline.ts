@@ -45,7 +45,8 @@ export interface BaselineResult {
 
 /** The players' mean CPU per question received, over every worker and question (µs). */
 export function meanReceiptCpu(reports: { receiptCpuUs: number[] }[]): number {
-  const all = reports.flatMap((r) => r.receiptCpuUs.filter((x) => x !== undefined && x !== null));
+  // A question a worker never got is a hole, which arrives over IPC as null.
+  const all = reports.flatMap((r) => r.receiptCpuUs.filter((x) => typeof x === 'number'));
   return all.reduce((a, x) => a + x, 0) / Math.max(1, all.length);
 }
 

@@ -3,10 +3,10 @@ import { FrameClient } from './frame-client';
 
 // A simulated player of the live benchmark speaking socket.io's wire protocol (Engine.IO v4,
 // Socket.IO v5) straight over the WebSocket client of the bare-ws baseline's players
-// (frame-client.ts). Both arms then pay the same per-message cost on the client side, so the ratio compares the servers, not
-// socket.io-client's heavier parsing of 10,000 sockets in one process. (The protocol tests, the
-// demo bots and the web app use socket.io-client itself.) Only what the benchmark needs: one
-// namespace, text packets, events with acknowledgements, heartbeats.
+// (frame-client.ts). Both arms then pay the same per-message cost on the client side, so the
+// ratio compares the servers, not socket.io-client's heavier parsing of 10,000 sockets in one
+// process. (The protocol tests, the demo bots and the web app use socket.io-client itself.) Only
+// what the benchmark needs: one namespace, text packets, events with acknowledgements, heartbeats.
 
 type Handler = (...args: unknown[]) => void;
 
