@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 
 // The WebSocket client of the live benchmark's simulated players, in both arms: RFC 6455 over a
@@ -40,9 +40,7 @@ export class FrameClient {
   constructor(opts: FrameClientOptions) {
     const url = new URL(opts.url);
     // The key is random by the RFC so that a proxy cannot mistake the handshake; any 16 bytes do.
-    const key = Buffer.from(Array.from({ length: 16 }, () => Math.floor(Math.random() * 256))).toString(
-      'base64',
-    );
+    const key = randomBytes(16).toString('base64');
     this.accept = createHash('sha1')
       .update(key + GUID)
       .digest('base64');
