@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { FrameClient } from './frame-client';
@@ -95,6 +96,47 @@ describe('bench WebSocket client', () => {
     expect(heard[0]).toBe('42/game/x,0["answer",{"choice_i":1}]');
     expect(heard[1]).toHaveLength(70_000);
     expect(request).toBe('/socket?x=1 hunch_session=abc');
+  });
+
+  it('keeps an unfinished frame while other connections read into the shared buffer', async () => {
+    // A bare TCP server that completes the handshake and then writes frames byte for byte as told.
+    const sockets: Socket[] = [];
+    const tcp = createTcpServer((socket) => {
+      socket.once('data', (head) => {
+        const key = /sec-websocket-key: (\S+)/i.exec(head.toString())![1];
+        const accept = createHash('sha1')
+          .update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+          .digest('base64');
+        socket.write(
+          `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+        );
+        sockets.push(socket);
+      });
+    });
+    await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+    try {
+      const url = `ws://127.0.0.1:${(tcp.address() as AddressInfo).port}/`;
+      const a = open(url);
+      await a.opened;
+      await until(() => sockets.length === 1);
+      const b = open(url);
+      await b.opened;
+      await until(() => sockets.length === 2);
+      const textFrame = (text: string) =>
+        Buffer.concat([Buffer.from([0x81, text.length]), Buffer.from(text)]);
+      const first = textFrame('a'.repeat(100));
+      sockets[0]!.write(first.subarray(0, 60));
+      await new Promise((r) => setTimeout(r, 50));
+      sockets[1]!.write(textFrame('b'.repeat(100)));
+      await until(() => b.texts.length === 1);
+      sockets[0]!.write(first.subarray(60));
+      await until(() => a.texts.length === 1);
+      expect(a.texts).toEqual(['a'.repeat(100)]);
+      expect(b.texts).toEqual(['b'.repeat(100)]);
+    } finally {
+      for (const s of sockets) s.destroy();
+      tcp.close();
+    }
   });
 
   it('reports a refused handshake once, as not opened', async () => {

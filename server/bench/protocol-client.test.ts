@@ -2,7 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EventHandlers, ProtocolClient } from './protocol-client';
+import { type EventHandlers, PONG_DELAY_MS, ProtocolClient } from './protocol-client';
 
 // The benchmark's socket.io players speak the wire protocol themselves; tested against socket.io.
 
@@ -16,9 +16,9 @@ afterEach(async () => {
   http = io = undefined;
 });
 
-async function serve(): Promise<{ url: string; io: Server }> {
+async function serve(heartbeat?: { pingInterval: number; pingTimeout: number }) {
   http = createServer();
-  io = new Server(http, { transports: ['websocket'] });
+  io = new Server(http, { transports: ['websocket'], ...heartbeat });
   await new Promise<void>((r) => http!.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, io };
 }
@@ -60,6 +60,33 @@ describe('bench socket.io player', () => {
     for (let i = 0; i < 100 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     expect(got).toEqual([[a, { i: 3, asked_at: 42 }], { count: 7 }]);
     expect(cookie).toBe('hunch_session=t1');
+  });
+
+  it('answers pings late, past the delayed-ACK time, and within the ping timeout', async () => {
+    const { url, io } = await serve({ pingInterval: 100, pingTimeout: PONG_DELAY_MS + 300 });
+    io.of('/game/g1');
+    // Time from each ping the server writes to the pong it reads.
+    const pongs: number[] = [];
+    let pingAt = 0;
+    type Packet = { type: string };
+    io.engine.on('connection', (socket: { on(e: string, f: (p: Packet) => void): void }) => {
+      socket.on('packetCreate', (p) => {
+        if (p.type === 'ping') pingAt = Date.now();
+      });
+      socket.on('packet', (p) => {
+        if (p.type === 'pong') pongs.push(Date.now() - pingAt);
+      });
+    });
+    const a = player(url, '/game/g1', {});
+    const disconnects: string[] = [];
+    a.onDisconnect = (reason) => disconnects.push(reason);
+    await new Promise<void>((r) => {
+      a.onConnect = r;
+    });
+    await new Promise((r) => setTimeout(r, 4 * (100 + PONG_DELAY_MS)));
+    expect(disconnects).toEqual([]);
+    expect(pongs.length).toBeGreaterThanOrEqual(2);
+    for (const ms of pongs) expect(ms).toBeGreaterThanOrEqual(PONG_DELAY_MS - 5);
   });
 
   it('reports a refused namespace once, and a timed-out ack as an error', async () => {

@@ -11,6 +11,17 @@ import { FrameClient } from './frame-client';
 type Handler = (...args: unknown[]) => void;
 
 /**
+ * How long a player waits before it answers the server's ping (socket.io allows its pingTimeout,
+ * 20 s). Linux puts a connection that replies within its delayed-ACK time of a receipt into
+ * "pingpong" mode: its ACKs then wait for a timer instead of leaving when it reads. On loopback that
+ * timer runs on the core of the sender, here the server's: after immediate pongs, the next question
+ * cost the socket.io server thousands of delayed-ACK timers (TcpExt DelayedACKs ~7,300 in one
+ * broadcast) that the baseline, which never pings, did not pay. A browser's timers run on its own
+ * machine. 300 ms is past the longest delayed-ACK time (200 ms). See docs/decisions/012.
+ */
+export const PONG_DELAY_MS = 300;
+
+/**
  * What every player of a process does with each server event, shared by all of them: the handler
  * gets the player first, and last the ack callback when one is asked.
  */
@@ -84,7 +95,7 @@ export class ProtocolClient extends FrameClient {
     const engineType = text[0];
     if (engineType === '4') this.message(text);
     else if (engineType === '0') this.sendText(`40${this.prefix}`);
-    else if (engineType === '2') this.sendText('3');
+    else if (engineType === '2') setTimeout(() => this.sendText('3'), PONG_DELAY_MS);
   }
 
   /**
