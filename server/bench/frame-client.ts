@@ -97,9 +97,10 @@ export class FrameClient {
   }
 
   /** Node calls this with the socket as `this`; the bytes are valid only until it returns. */
-  private static onRead(this: OwnedSocket, nread: number, buf: Buffer): void {
+  private static onRead(this: OwnedSocket, nread: number): boolean {
     // biome-ignore lint/complexity/noThisInStatic: Node calls it with the socket as `this`.
-    this[owner].received(buf.subarray(0, nread));
+    this[owner].received(readBuffer.subarray(0, nread));
+    return true; // keep reading
   }
 
   private received(chunk: Buffer): void {

@@ -14,11 +14,13 @@ import { BURST_WINDOW, type FromBaselineServer, type ToBaselineServer } from './
 import {
   closeWorkers,
   collectReports,
+  collectWorkerGarbage,
   isType,
   nextMessage,
   type Resources,
   share,
   startWorkers,
+  WORKER_GC_LEAD_MS,
 } from './live-processes';
 
 // The baseline of the live benchmark: the same clients, from the same kind of worker processes,
@@ -40,14 +42,27 @@ export interface BaselineResult {
   sendLoops: number[];
   heapPerClient: number;
   /** The players' CPU per question received (µs). */
-  receiptCpuUs: number;
+  receiptCpu: ReceiptCpu;
 }
 
 /** The players' mean CPU per question received, over every worker and question (µs). */
-export function meanReceiptCpu(reports: { receiptCpuUs: number[] }[]): number {
+/** The players' CPU per question received (µs): over all questions, and per question. */
+export interface ReceiptCpu {
+  mean: number;
+  byQuestion: number[];
+}
+
+export function receiptCpu(reports: { receiptCpuUs: number[] }[]): ReceiptCpu {
   // A question a worker never got is a hole, which arrives over IPC as null.
-  const all = reports.flatMap((r) => r.receiptCpuUs.filter((x) => typeof x === 'number'));
-  return all.reduce((a, x) => a + x, 0) / Math.max(1, all.length);
+  const mean = (xs: unknown[]) => {
+    const known = xs.filter((x): x is number => typeof x === 'number');
+    return known.reduce((a, x) => a + x, 0) / Math.max(1, known.length);
+  };
+  const questions = Math.max(0, ...reports.map((r) => r.receiptCpuUs.length));
+  return {
+    mean: mean(reports.flatMap((r) => r.receiptCpuUs)),
+    byQuestion: Array.from({ length: questions }, (_, i) => mean(reports.map((r) => r.receiptCpuUs[i]))),
+  };
 }
 
 export async function runBaseline(
@@ -121,6 +136,8 @@ export async function runBaseline(
       'ws broadcast',
     );
     const question = questions[(seq + questions.length) % questions.length]!;
+    collectWorkerGarbage(wsPool);
+    await sleep(WORKER_GC_LEAD_MS);
     wsServer.send({ cmd: 'broadcast', seq, question } satisfies ToBaselineServer);
     const loopMs = (await sent).loopMs;
     if (seq >= 0) sendLoops.push(loopMs);
@@ -138,7 +155,7 @@ export async function runBaseline(
     echo: summarize(wsReports.flatMap((r) => r.ack)),
     sendLoops,
     heapPerClient: (wsWith.heapUsed - wsBefore.heapUsed) / Math.max(1, wsConnected),
-    receiptCpuUs: meanReceiptCpu(wsReports),
+    receiptCpu: receiptCpu(wsReports),
   };
 }
 
@@ -165,19 +182,19 @@ export function printBaseline(b: BaselineResult, n: number): void {
 export function printComparison(
   b: BaselineResult,
   n: number,
-  hunch: { fanout: Summary; burstAck: Summary; receiptCpuUs: number },
+  hunch: { fanout: Summary; burstAck: Summary; receiptCpu: ReceiptCpu },
 ): void {
   const row = (s: Summary) => `${fmtMs(s.p50).padEnd(10)} ${fmtMs(s.p99).padEnd(10)} ${fmtMs(s.max)}`;
   const ratio = hunch.fanout.p99 / b.fanout.p99;
+  const cpu = (c: ReceiptCpu) =>
+    `${c.mean.toFixed(1)} µs (${c.byQuestion.map((x) => x.toFixed(1)).join(', ')})`;
   printTable('Fan-out latency: hunch vs bare ws', [
     ['', 'p50        p99        max'],
     ['hunch (socket.io)', row(hunch.fanout)],
     ['bare ws', row(b.fanout)],
     ['hunch p99 / ws p99', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : '—'],
-    [
-      "players' CPU per question received",
-      `hunch ${hunch.receiptCpuUs.toFixed(1)} µs, ws ${b.receiptCpuUs.toFixed(1)} µs  (from each question's first receipt for 600 ms, before any answer)`,
-    ],
+    ["players' CPU per question received", `hunch ${cpu(hunch.receiptCpu)}, ws ${cpu(b.receiptCpu)}`],
+    ['', "  (by question; from each question's first receipt for 600 ms, before any answer)"],
     ['', ''],
     [`${n.toLocaleString('en')} replies in one second`, 'p50        p99        max'],
     ['hunch answer ack (question 4)', row(hunch.burstAck)],

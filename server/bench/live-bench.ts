@@ -24,17 +24,19 @@ import {
   summarize,
   triple,
 } from './bench-util';
-import { meanReceiptCpu, printBaseline, printComparison, runBaseline } from './live-baseline';
+import { printBaseline, printComparison, receiptCpu, runBaseline } from './live-baseline';
 import { BURST_WINDOW, type ToWorker } from './live-messages';
 import {
   closeWorkers,
   collectReports,
+  collectWorkerGarbage,
   firstOf,
   metrics,
   Resources,
   share,
   startServer,
   startWorkers,
+  WORKER_GC_LEAD_MS,
 } from './live-processes';
 import { seedLiveGame } from './live-seed';
 
@@ -205,6 +207,9 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     for (const c of pool.children) c.send({ cmd: 'expect', askedAt: asked } satisfies ToWorker);
     console.log(`  game starts in ${START_LEAD_MS / 1000} s; questions at +5, +19, +33, +47 s`);
 
+    const gcTimers = asked.map((a) =>
+      setTimeout(() => collectWorkerGarbage(pool), a - WORKER_GC_LEAD_MS - Date.now()),
+    );
     await sleep(asked[0]! - 1_500 - Date.now());
     await metrics(server.url, true);
     const q0 = Date.now();
@@ -229,6 +234,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const machineQuestions = machineShare(cpu0.machine, machine1);
 
     await sleep(liveEndsAt(schedule) + 1_500 - Date.now());
+    for (const t of gcTimers) clearTimeout(t);
     const reports = await collectReports(pool, ACK_TIMEOUT_MS);
     const { rows } = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM answers a JOIN participations p ON p.id = a.participation_id WHERE p.game_id = $1',
@@ -372,7 +378,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     printComparison(baseline, n, {
       fanout,
       burstAck,
-      receiptCpuUs: meanReceiptCpu(reports),
+      receiptCpu: receiptCpu(reports),
     });
     console.log(`  live part took ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
     return lost === 0 && joined === n;

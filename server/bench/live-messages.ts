@@ -42,6 +42,8 @@ export type ToWorker =
   | { cmd: 'stop-connecting' }
   /** Report once every pending answer is settled (or after waitMs). */
   | { cmd: 'report'; waitMs: number }
+  /** Collect garbage now (a full GC), ahead of a broadcast. */
+  | { cmd: 'gc' }
   | { cmd: 'close' };
 
 export interface WorkerProgress {

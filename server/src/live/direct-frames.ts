@@ -66,6 +66,24 @@ export function encodeEventFrame(nsp: string, event: string, args: readonly unkn
   return encodePacketFrame({ type: PacketType.EVENT, nsp, data: [event, ...args] }, event);
 }
 
+/** Node's private state of a stream's writable side (`writable` and `writableLength` read it). */
+interface WritableState {
+  length: number;
+  ending: boolean;
+  ended: boolean;
+  destroyed: boolean;
+  errored: unknown;
+}
+
+/** libuv's handle of a TCP stream (Node keeps it private). */
+interface TcpHandle {
+  fd?: number;
+  writeQueueSize?: number;
+}
+
+/** A TCP stream with the private parts a direct write reads. */
+type DirectTcp = TcpSocket & { _handle?: TcpHandle | null; _writableState?: WritableState };
+
 /**
  * The TCP stream to write a frame to directly, or null when engine.io must carry it: not (yet) on
  * the websocket transport, closing, or a write of engine.io's still in flight or queued.
@@ -79,14 +97,26 @@ export function directStream(socket: DirectWritable): TcpSocket | null {
   const ws = internals.transport.socket;
   // 1: ws's OPEN.
   if (ws?.readyState !== 1) return null;
-  const tcp = ws._socket;
-  return tcp?.writable && !tcp.destroyed ? tcp : null;
+  const tcp = ws._socket as DirectTcp | undefined;
+  // The stream's `writable` and `destroyed`, read from its state at once: a broadcast asks this of
+  // every socket, and the two getters showed in its profile.
+  const state = tcp?._writableState;
+  if (!tcp || !state) return tcp?.writable && !tcp.destroyed ? tcp : null;
+  return state.ending || state.ended || state.destroyed || state.errored ? null : tcp;
 }
 
-/** libuv's handle of a TCP stream (Node keeps it private). */
-interface TcpHandle {
-  fd?: number;
-  writeQueueSize?: number;
+/**
+ * Descriptors by handle. libuv's handle keeps it for its life, but reading it is a native call per
+ * write (`fd` getter), which a broadcast pays per socket. A closed stream drops its handle.
+ */
+const descriptors = new WeakMap<TcpHandle, number>();
+function descriptorOf(handle: TcpHandle): number | undefined {
+  let fd = descriptors.get(handle);
+  if (fd === undefined) {
+    fd = handle.fd;
+    if (typeof fd === 'number' && fd >= 0) descriptors.set(handle, fd);
+  }
+  return fd;
 }
 
 /**
@@ -96,10 +126,12 @@ interface TcpHandle {
  * the stream as usual, which also reports errors the usual way.
  */
 export function writeFrame(tcp: TcpSocket, frame: Buffer): void {
-  const handle = (tcp as unknown as { _handle?: TcpHandle | null })._handle;
-  const fd = handle?.fd;
+  const stream = tcp as DirectTcp;
+  const handle = stream._handle;
+  const fd = handle ? descriptorOf(handle) : undefined;
+  const queued = stream._writableState?.length ?? tcp.writableLength;
   let rest = frame;
-  if (typeof fd === 'number' && fd >= 0 && handle?.writeQueueSize === 0 && tcp.writableLength === 0) {
+  if (typeof fd === 'number' && fd >= 0 && handle?.writeQueueSize === 0 && queued === 0) {
     try {
       const written = writeSync(fd, frame);
       if (written === frame.length) return;
