@@ -4,10 +4,11 @@ import type { GameServerToClient } from '@hunch/contract';
 import type { BroadcastOperator } from 'socket.io';
 import { type DirectWritable, directStream, encodeEventFrame, writeFrame } from './direct-frames';
 
-// Writing one event to 10,000 sockets costs the kernel 10–15 µs a socket on a small machine:
-// 150–300 ms in one go, during which every answer and acknowledgement would wait. So each game's
-// sockets are spread over rooms ("slices") as they connect, and a broadcast sends one slice per
-// turn of the event loop, letting answers in between. See docs/decisions/009. Within a slice, this
+// Writing one event to 10,000 sockets costs the kernel 8–15 µs a socket on a small machine:
+// 80–300 ms in one go, during which every answer and acknowledgement would wait. So a broadcast is
+// sent in BROADCAST_SLICES parts, one per turn of the event loop, letting answers in between: this
+// process's sockets in connection order, cut into runs, and other processes' through the adapter
+// by slice rooms that sockets join round robin as they connect. See docs/decisions/009. This
 // process's idle websocket players get the events as pre-encoded frames written directly; the
 // others (a write of engine.io's in flight, polling) through socket.io (direct-frames.ts, 011).
 export const BROADCAST_SLICES = 16;
