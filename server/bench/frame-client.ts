@@ -79,6 +79,11 @@ export class FrameClient {
   /** Once, for a failed handshake, a protocol error, or the end of an open connection. */
   protected closed(_reason: string, _wasOpen: boolean): void {}
 
+  /** Handles a text message as if it had arrived (the benchmark warms its players up with it). */
+  receiveText(text: string): void {
+    this.text(text);
+  }
+
   /** Sends a text message; nothing once closed (a player that left says nothing more). */
   sendText(text: string): void {
     if (this.open && !this.ended) this.socket.write(frame(OP_TEXT, Buffer.from(text)));

@@ -21,6 +21,7 @@ import {
   share,
   startWorkers,
   WORKER_GC_LEAD_MS,
+  warmUpWorkers,
 } from './live-processes';
 
 // The baseline of the live benchmark: the same clients, from the same kind of worker processes,
@@ -124,6 +125,7 @@ export async function runBaseline(
     n,
   );
   const wsConnectMs = Date.now() - tWs;
+  warmUpWorkers(wsPool, questions);
   const wsConnected = wsPool.ready.reduce((a, r) => a + r.connected, 0);
   const wsWith = await wsMetrics();
   const sendLoops: number[] = [];

@@ -4,6 +4,8 @@ import { askedAt, deadlineOf, type LiveSchedule, liveEndsAt } from '@hunch/rules
 import { openPostgres } from '../src/db/postgres';
 import type { BatchRecord } from '../src/live/answer-batcher';
 import { BROADCAST_SLICES, type BroadcastRecord } from '../src/live/live-broadcast';
+import { questionEvent } from '../src/live/live-events';
+import { LiveScheduleCache } from '../src/live/live-schedule';
 import {
   canRaiseFdLimit,
   cpuLine,
@@ -37,6 +39,7 @@ import {
   startServer,
   startWorkers,
   WORKER_GC_LEAD_MS,
+  warmUpWorkers,
 } from './live-processes';
 import { seedLiveGame } from './live-seed';
 
@@ -142,6 +145,11 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       `  seeded ${n} users, memberships and sessions, game ${gameId} in ${((Date.now() - tSeed) / 1000).toFixed(1)} s`,
     );
 
+    // The game's question events as the server will send them (the players' warm-up, below).
+    const game = await new LiveScheduleCache(db).get(gameId);
+    if (!game) throw new Error('the seeded game is not a live game');
+    const warmUpQuestions = game.questions.map((_, i) => questionEvent(game, i, Date.now()));
+
     const before = await metrics(server.url, true);
 
     // Connect everyone and join the lobby.
@@ -174,6 +182,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       n,
     );
     const connectMs = Date.now() - tConnect;
+    warmUpWorkers(pool, warmUpQuestions);
     // From the first connection attempt (worker processes take a moment to start).
     const handshakesMs = Math.max(...pool.ready.map((r) => r.elapsedMs));
     const serverCpuConnect = (cpuSeconds(server.child.pid) ?? 0) - (cpuConnect0.server ?? 0);

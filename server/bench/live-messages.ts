@@ -42,6 +42,11 @@ export type ToWorker =
   | { cmd: 'stop-connecting' }
   /** Report once every pending answer is settled (or after waitMs). */
   | { cmd: 'report'; waitMs: number }
+  /**
+   * Run these question events (numbered −1, which players skip) through one player's real parsing
+   * and handling, WARM_UP_RECEIPTS times in all, before the first broadcast.
+   */
+  | { cmd: 'warm-up'; questions: LiveQuestionEvent[] }
   /** Collect garbage now (a full GC), ahead of a broadcast. */
   | { cmd: 'gc' }
   | { cmd: 'close' };

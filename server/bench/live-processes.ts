@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import type { LiveQuestionEvent } from '@hunch/contract';
 import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
 import type { Db } from '../src/db/database';
 import { sleep, spawnNode, stopChild } from './bench-util';
@@ -176,7 +177,7 @@ export async function startWorkers(
   total: number,
 ): Promise<Pool> {
   const children = Array.from({ length: k }, () =>
-    spawnNode(['--max-old-space-size=4096', '--expose-gc', '--import', 'tsx', WORKER], {
+    spawnNode(['--max-old-space-size=4096', '--min-semi-space-size=16', '--expose-gc', '--import', 'tsx', WORKER], {
       ipc: true,
       fdLimit,
       cpus: res.placement.clients,
@@ -234,6 +235,11 @@ export const WORKER_GC_LEAD_MS = 2_000;
  */
 export function collectWorkerGarbage(pool: Pool): void {
   for (const c of pool.children) if (c.connected) c.send({ cmd: 'gc' } satisfies ToWorker);
+}
+
+/** Has every worker warm one player up on these question events (the 'warm-up' command). */
+export function warmUpWorkers(pool: Pool, questions: LiveQuestionEvent[]): void {
+  for (const c of pool.children) if (c.connected) c.send({ cmd: 'warm-up', questions } satisfies ToWorker);
 }
 
 export async function collectReports(pool: Pool, waitMs: number): Promise<WorkerReport[]> {

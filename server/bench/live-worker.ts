@@ -134,7 +134,7 @@ function receiveQuestion(
   answerWith: (answer: LiveAnswer) => void,
 ): void {
   const receivedAt = Date.now();
-  // i −1 is a warm-up (the baseline's first broadcast, the socket.io players' warmUp).
+  // i −1 is a warm-up (the baseline server's first broadcast, and warmUp below).
   if (q.i < 0) return;
   countReceipt(q.i);
   stats.fanout.push(receivedAt - q.asked_at);
@@ -204,7 +204,11 @@ function hunchPlayer(opts: HunchStart, events: EventHandlers, token: string, fir
     events,
   });
   closers.push(() => socket.close());
-  if (first) warmUpClient = socket;
+  if (first)
+    warmUpPlayer = {
+      player: socket,
+      onTheWire: (q) => `42/game/${opts.gameId},${JSON.stringify(['question', q])}`,
+    };
   socket.onDisconnect = (reason) => bump(stats.disconnects, reason);
   return new Promise<void>((resolve) => {
     socket.onConnectError = (message) => {
@@ -231,29 +235,24 @@ async function hunchPlayers(opts: HunchStart): Promise<void> {
   await windowed(opts.to - opts.from, opts.concurrency, (k) =>
     hunchPlayer(opts, events, `${opts.tokenPrefix}${opts.from + k}`, k === 0),
   );
-  if (warmUpClient) warmUp(warmUpClient, `/game/${opts.gameId}`);
 }
 
 /**
- * The socket.io players' first question would run their question handling cold, compiled in the
- * middle of the broadcast: 21.8 µs of CPU per receipt in question 1 against 9.8 µs in question 2,
- * in one run. The baseline's players are warmed up by a broadcast their server sends first
- * (numbered −1). The socket.io players get the same here, before the game: question events
- * numbered −1, through the real parsing and handlers, which skip them like the baseline's.
+ * A player's first question would run its question handling cold, compiled in the middle of the
+ * broadcast: 21.8 µs of CPU per receipt in question 1 against 9.8 µs in question 2, in one run. So
+ * before the first broadcast, one player of each process runs the game's own question events
+ * (numbered −1, which the handlers skip) through its real parsing and handling, in both arms and in
+ * the shapes the game will send: warmed up on a question of another shape (no image, no slider),
+ * the socket.io players' first questions spent their time remapping parsed objects and recompiling.
  */
 const WARM_UP_RECEIPTS = 2_000;
-let warmUpClient: ProtocolClient | undefined;
-function warmUp(client: ProtocolClient, nsp: string): void {
-  const question = {
-    question: { text: 'Warm-up', choices: [{ text: 'Red' }, { text: 'Blue' }] },
-    type: 'vote',
-    i: -1,
-    asked_at: Date.now(),
-    secs_to_answer: 10,
-    time_left: 10_000,
-  };
-  const text = `42${nsp},${JSON.stringify(['question', question])}`;
-  for (let k = 0; k < WARM_UP_RECEIPTS; k++) client.receiveText(text);
+/** One player of this process, and a question event as its server's message text. */
+let warmUpPlayer: { player: FrameClient; onTheWire: (q: LiveQuestionEvent) => string } | undefined;
+function warmUp(questions: LiveQuestionEvent[]): void {
+  if (!warmUpPlayer || questions.length === 0) return;
+  const { player, onTheWire } = warmUpPlayer;
+  const texts = questions.map((q) => onTheWire({ ...q, i: -1 }));
+  for (let k = 0; k < WARM_UP_RECEIPTS; k++) player.receiveText(texts[k % texts.length]!);
 }
 
 /** A player of the baseline: the same questions as plain JSON, each answer echoed back at once. */
@@ -297,6 +296,7 @@ class BaselinePlayer extends FrameClient {
 function baselinePlayer(opts: WsStart): Promise<void> {
   return new Promise<void>((resolve) => {
     const player = new BaselinePlayer(opts, resolve);
+    warmUpPlayer ??= { player, onTheWire: (q) => JSON.stringify(q) };
     closers.push(() => player.close());
   });
 }
@@ -341,6 +341,7 @@ process.on('message', (m: ToWorker) => {
     stopRequested();
   } else if (m.cmd === 'expect') expectedAskedAt = m.askedAt;
   else if (m.cmd === 'report') void report(m.waitMs);
+  else if (m.cmd === 'warm-up') warmUp(m.questions);
   else if (m.cmd === 'gc') global.gc?.();
   else if (m.cmd === 'close') {
     for (const c of closers) c();

@@ -91,11 +91,6 @@ export class ProtocolClient extends FrameClient {
     this.onConnectError(message);
   }
 
-  /** Handles an Engine.IO message as if it had arrived (the benchmark warms its players up). */
-  receiveText(text: string): void {
-    this.text(text);
-  }
-
   protected override text(text: string): void {
     const engineType = text[0];
     if (engineType === '4') this.message(text);
