@@ -75,6 +75,16 @@ describe('bench WebSocket client', () => {
     expect(texts).toEqual(messages);
   });
 
+  it("takes a warm-up message through its frame parser, between the server's, of every length", async () => {
+    const url = await serve((ws) => ws.send('from the server'));
+    const { client, texts, opened } = open(url);
+    await opened;
+    await until(() => texts.length === 1);
+    const warmUps = [0, 125, 126, 65_536].map((n) => 'w'.repeat(n));
+    for (const w of warmUps) client.receiveText(w);
+    expect(texts).toEqual(['from the server', ...warmUps]);
+  });
+
   it('sends what the server reads, sends headers and the path, and answers pings', async () => {
     let heard: string[] = [];
     let request = '';

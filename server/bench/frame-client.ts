@@ -79,9 +79,12 @@ export class FrameClient {
   /** Once, for a failed handshake, a protocol error, or the end of an open connection. */
   protected closed(_reason: string, _wasOpen: boolean): void {}
 
-  /** Handles a text message as if it had arrived (the benchmark warms its players up with it). */
+  /**
+   * Handles a text message as if the server had sent it, through the frame parser (the benchmark
+   * warms its players up with it, while the server is quiet: never inside a frame in flight).
+   */
   receiveText(text: string): void {
-    this.text(text);
+    this.received(frame(OP_TEXT, Buffer.from(text), false));
   }
 
   /** Sends a text message; nothing once closed (a player that left says nothing more). */
@@ -172,23 +175,26 @@ export class FrameClient {
 }
 
 /**
- * A final client frame. Clients must mask; the key is all zeros, which leaves the payload as it
- * is. The mask protects proxies from scripts in browsers, not a concern of a benchmark on loopback.
+ * A final frame. Clients must mask (`masked`, a server's frames are not); the key is all zeros,
+ * which leaves the payload as it is. The mask protects proxies from scripts in browsers, not a
+ * concern of a benchmark on loopback.
  */
-function frame(opcode: number, payload: Buffer): Buffer {
+function frame(opcode: number, payload: Buffer, masked = true): Buffer {
   const len = payload.length;
   const head = len < 126 ? 2 : len < 65_536 ? 4 : 10;
-  const out = Buffer.allocUnsafe(head + 4 + len);
+  const key = masked ? 4 : 0;
+  const mask = masked ? 0x80 : 0;
+  const out = Buffer.allocUnsafe(head + key + len);
   out[0] = 0x80 | opcode;
-  if (head === 2) out[1] = 0x80 | len;
+  if (head === 2) out[1] = mask | len;
   else if (head === 4) {
-    out[1] = 0x80 | 126;
+    out[1] = mask | 126;
     out.writeUInt16BE(len, 2);
   } else {
-    out[1] = 0x80 | 127;
+    out[1] = mask | 127;
     out.writeBigUInt64BE(BigInt(len), 2);
   }
-  out.writeUInt32BE(0, head);
-  payload.copy(out, head + 4);
+  if (masked) out.writeUInt32BE(0, head);
+  payload.copy(out, head + key);
   return out;
 }

@@ -177,11 +177,23 @@ export async function startWorkers(
   total: number,
 ): Promise<Pool> {
   const children = Array.from({ length: k }, () =>
-    spawnNode(['--max-old-space-size=4096', '--min-semi-space-size=16', '--expose-gc', '--import', 'tsx', WORKER], {
-      ipc: true,
-      fdLimit,
-      cpus: res.placement.clients,
-    }),
+    spawnNode(
+      [
+        '--max-old-space-size=4096',
+        '--min-semi-space-size=16',
+        '--trace-opt',
+        '--trace-deopt',
+        '--expose-gc',
+        '--import',
+        'tsx',
+        WORKER,
+      ],
+      {
+        ipc: true,
+        fdLimit,
+        cpus: res.placement.clients,
+      },
+    ),
   );
   res.children.push(...children);
   const progress = children.map(() => ({ connected: 0, joined: 0, failed: 0 }));

@@ -11,22 +11,34 @@ const send = (m: FromWorker) => process.send?.(m);
 // The parent gone (crashed, killed): nothing left to report to.
 process.on('disconnect', () => process.exit(0));
 
+// This process's CPU per question received, over a window from each question's first receipt that
+// ends before any answer goes out: whether the players kept up with the server, or made the lag.
+const CPU_WINDOW_MS = 600;
+type CpuWindow = { start: NodeJS.CpuUsage; receipts: number; open: boolean };
+
+/** What question receipts record: the run's figures, or in a warm-up figures thrown away. */
+const receiptRecords = () => ({
+  fanout: [] as number[],
+  fanoutByQuestion: [] as number[][],
+  questions: [] as LiveQuestionEvent[],
+  receiptCpuUs: [] as number[],
+  unexpectedAskedAt: 0,
+  cpuWindows: [] as CpuWindow[],
+});
+type ReceiptRecords = ReturnType<typeof receiptRecords>;
+
 const stats = {
   connected: 0,
   joined: 0,
   failed: 0,
   errors: {} as Record<string, number>,
-  fanout: [] as number[],
-  fanoutByQuestion: [] as number[][],
-  questions: [] as LiveQuestionEvent[],
-  receiptCpuUs: [] as number[],
+  ...receiptRecords(),
   ack: [] as number[],
   ackByQuestion: [] as number[][],
   answersSent: 0,
   ackOk: 0,
   ackFailed: 0,
   ackErrors: {} as Record<string, number>,
-  unexpectedAskedAt: 0,
   gameStarts: 0,
   completes: 0,
   lobbyCounts: 0,
@@ -104,24 +116,25 @@ const answerDelay = (window: [number, number] | undefined) => {
   return from + Math.random() * (to - from);
 };
 
-// This process's CPU per question received, over a window from each question's first receipt that
-// ends before any answer goes out: whether the players kept up with the server, or made the lag.
-const CPU_WINDOW_MS = 600;
-const cpuWindows: { start: NodeJS.CpuUsage; receipts: number; open: boolean }[] = [];
-function countReceipt(i: number): void {
-  const known = cpuWindows[i];
+function countReceipt(records: ReceiptRecords, i: number): void {
+  const known = records.cpuWindows[i];
   if (known) {
     if (known.open) known.receipts++;
     return;
   }
   const w = { start: process.cpuUsage(), receipts: 1, open: true };
-  cpuWindows[i] = w;
+  records.cpuWindows[i] = w;
   setTimeout(() => {
     const used = process.cpuUsage(w.start);
     w.open = false;
-    stats.receiptCpuUs[i] = (used.user + used.system) / w.receipts;
+    records.receiptCpuUs[i] = (used.user + used.system) / w.receipts;
   }, CPU_WINDOW_MS);
 }
+
+/** Set while a warm-up runs: receipts record into throwaway figures and send no answer. */
+let warming = false;
+let warmUpRecords = receiptRecords();
+const dropAnswer = (_answer: LiveAnswer) => {};
 
 /**
  * What a player does with a question, in both arms: records its fan-out from asked_at, picks an
@@ -134,18 +147,25 @@ function receiveQuestion(
   answerWith: (answer: LiveAnswer) => void,
 ): void {
   const receivedAt = Date.now();
-  // i −1 is a warm-up (the baseline server's first broadcast, and warmUp below).
+  // i −1: the baseline server's first broadcast, which warms its send path up.
   if (q.i < 0) return;
-  countReceipt(q.i);
-  stats.fanout.push(receivedAt - q.asked_at);
-  pushAt(stats.fanoutByQuestion, q.i, receivedAt - q.asked_at);
-  stats.questions[q.i] ??= q;
-  if (expectedAskedAt && expectedAskedAt[q.i] !== q.asked_at) stats.unexpectedAskedAt++;
-  pendingAnswers++;
+  // A warm-up runs every line below that a question does (a line it skipped would be compiled
+  // without type feedback, and thrown away at the first question), with what it records dropped.
+  const records = warming ? warmUpRecords : stats;
+  countReceipt(records, q.i);
+  records.fanout.push(receivedAt - q.asked_at);
+  pushAt(records.fanoutByQuestion, q.i, receivedAt - q.asked_at);
+  records.questions[q.i] ??= q;
+  if (expectedAskedAt && expectedAskedAt[q.i] !== q.asked_at) records.unexpectedAskedAt++;
+  pendingAnswers += warming ? 0 : 1;
   // What waits for the answer time is the answer alone, not the parsed question: thousands of
   // questions kept alive for seconds made this process's GC copy them during the next receipts.
   const answer = answerFor(q);
-  later(answerDelay(window), () => answerWith(answer));
+  const send = warming ? dropAnswer : answerWith;
+  // A warm-up's answers come due ten times sooner: the queue orders them as it will a question's,
+  // and is empty again well before the question.
+  const delay = answerDelay(window);
+  later(warming ? delay / 10 : delay, () => send(answer));
 }
 
 /** The hunch players' handlers, one set for all of a worker's players. */
@@ -240,19 +260,27 @@ async function hunchPlayers(opts: HunchStart): Promise<void> {
 /**
  * A player's first question would run its question handling cold, compiled in the middle of the
  * broadcast: 21.8 µs of CPU per receipt in question 1 against 9.8 µs in question 2, in one run. So
- * before the first broadcast, one player of each process runs the game's own question events
- * (numbered −1, which the handlers skip) through its real parsing and handling, in both arms and in
- * the shapes the game will send: warmed up on a question of another shape (no image, no slider),
- * the socket.io players' first questions spent their time remapping parsed objects and recompiling.
+ * before the first broadcast, and again after each forced GC (which throws optimized code away),
+ * one player of each process runs the game's own question events through its real frame parser
+ * and handlers, in both arms, recording into figures thrown away (`warming`). Warmed up on a
+ * question of another shape (no image, no slider), the socket.io players' first questions spent
+ * their time remapping parsed objects and recompiling.
  */
 const WARM_UP_RECEIPTS = 2_000;
 /** One player of this process, and a question event as its server's message text. */
 let warmUpPlayer: { player: FrameClient; onTheWire: (q: LiveQuestionEvent) => string } | undefined;
-function warmUp(questions: LiveQuestionEvent[]): void {
-  if (!warmUpPlayer || questions.length === 0) return;
+let warmUpQuestions: LiveQuestionEvent[] = [];
+function warmUp(): void {
+  if (!warmUpPlayer || warmUpQuestions.length === 0) return;
   const { player, onTheWire } = warmUpPlayer;
-  const texts = questions.map((q) => onTheWire({ ...q, i: -1 }));
-  for (let k = 0; k < WARM_UP_RECEIPTS; k++) player.receiveText(texts[k % texts.length]!);
+  const texts = warmUpQuestions.map(onTheWire);
+  warming = true;
+  warmUpRecords = receiptRecords();
+  try {
+    for (let k = 0; k < WARM_UP_RECEIPTS; k++) player.receiveText(texts[k % texts.length]!);
+  } finally {
+    warming = false;
+  }
 }
 
 /** A player of the baseline: the same questions as plain JSON, each answer echoed back at once. */
@@ -329,7 +357,7 @@ async function start(m: HunchStart | WsStart) {
 async function report(waitMs: number) {
   const end = Date.now() + waitMs;
   while (pendingAnswers > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  const { connected: _c, failed: _f, errors: _e, ...rest } = stats;
+  const { connected: _c, failed: _f, errors: _e, cpuWindows: _w, ...rest } = stats;
   const r: WorkerReport = { type: 'report', ...rest };
   send(r);
 }
@@ -341,9 +369,16 @@ process.on('message', (m: ToWorker) => {
     stopRequested();
   } else if (m.cmd === 'expect') expectedAskedAt = m.askedAt;
   else if (m.cmd === 'report') void report(m.waitMs);
-  else if (m.cmd === 'warm-up') warmUp(m.questions);
-  else if (m.cmd === 'gc') global.gc?.();
-  else if (m.cmd === 'close') {
+  else if (m.cmd === 'warm-up') {
+    warmUpQuestions = m.questions;
+    warmUp();
+  } else if (m.cmd === 'gc') {
+    global.gc?.();
+    // A full GC throws away optimized code that held objects now dead ("weak objects" in
+    // --trace-deopt): onStreamRead, the parsers and handlers were recompiled during the next
+    // question's receipts, by a compiler thread on the players' core. Warm them up again now.
+    warmUp();
+  } else if (m.cmd === 'close') {
     for (const c of closers) c();
     setTimeout(() => process.exit(0), 200);
   }
