@@ -178,16 +178,7 @@ export async function startWorkers(
 ): Promise<Pool> {
   const children = Array.from({ length: k }, () =>
     spawnNode(
-      [
-        '--max-old-space-size=4096',
-        '--min-semi-space-size=16',
-        '--trace-opt',
-        '--trace-deopt',
-        '--expose-gc',
-        '--import',
-        'tsx',
-        WORKER,
-      ],
+      ['--max-old-space-size=4096', '--min-semi-space-size=16', '--expose-gc', '--import', 'tsx', WORKER],
       {
         ipc: true,
         fdLimit,
