@@ -2,6 +2,15 @@
 import { availableParallelism } from 'node:os';
 
 /**
+ * Young generation for 10,000 live players: each answer allocates ~10 KB on its way through `ws`,
+ * engine.io, socket.io and the answer's storage, and with V8's default 16 MB semi-space a burst
+ * of 10,000 answers in a second ran ~7 scavenges that promoted enough to start a full mark of the
+ * ~150 MB heap in the middle of the burst (~300 ms of marking on the server's one core). See
+ * docs/decisions/010.
+ */
+const SEMI_SPACE_MB = 64;
+
+/**
  * With one CPU to run on, V8's helper threads for concurrent marking and parallel scavenges can
  * only take turns with the main thread, and a full GC of 10,000 players' heap then held the event
  * loop for up to ~550 ms (live benchmark). GC on the main thread alone keeps its steps short; with
@@ -10,5 +19,6 @@ import { availableParallelism } from 'node:os';
  * @returns {string[]}
  */
 export function serverNodeFlags(cpus = availableParallelism()) {
-  return cpus <= 1 ? ['--single-threaded-gc'] : [];
+  const young = `--max-semi-space-size=${SEMI_SPACE_MB}`;
+  return cpus <= 1 ? ['--single-threaded-gc', young] : [young];
 }
