@@ -16,7 +16,12 @@ process.on('disconnect', () => process.exit(0));
 const CPU_WINDOW_MS = 600;
 type CpuWindow = { start: NodeJS.CpuUsage; receipts: number; open: boolean };
 
-/** What question receipts record: the run's figures, or in a warm-up figures thrown away. */
+/**
+ * What question receipts record: the run's figures, or in a warm-up figures thrown away. One
+ * factory for both, so both objects have one shape: the handlers, compiled in a warm-up for its
+ * records' shape, deoptimized at the first real receipt ("wrong map" in --trace-deopt) when the
+ * run's figures were spread into a bigger object.
+ */
 const receiptRecords = () => ({
   fanout: [] as number[],
   fanoutByQuestion: [] as number[][],
@@ -32,7 +37,6 @@ const stats = {
   joined: 0,
   failed: 0,
   errors: {} as Record<string, number>,
-  ...receiptRecords(),
   ack: [] as number[],
   ackByQuestion: [] as number[][],
   answersSent: 0,
@@ -58,6 +62,7 @@ let stopRequested: () => void = () => {};
 const stopped = new Promise<void>((r) => {
   stopRequested = r;
 });
+const receipts = receiptRecords();
 let pendingAnswers = 0;
 const closers: (() => void)[] = [];
 
@@ -151,7 +156,7 @@ function receiveQuestion(
   if (q.i < 0) return;
   // A warm-up runs every line below that a question does (a line it skipped would be compiled
   // without type feedback, and thrown away at the first question), with what it records dropped.
-  const records = warming ? warmUpRecords : stats;
+  const records = warming ? warmUpRecords : receipts;
   countReceipt(records, q.i);
   records.fanout.push(receivedAt - q.asked_at);
   pushAt(records.fanoutByQuestion, q.i, receivedAt - q.asked_at);
@@ -357,8 +362,9 @@ async function start(m: HunchStart | WsStart) {
 async function report(waitMs: number) {
   const end = Date.now() + waitMs;
   while (pendingAnswers > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  const { connected: _c, failed: _f, errors: _e, cpuWindows: _w, ...rest } = stats;
-  const r: WorkerReport = { type: 'report', ...rest };
+  const { connected: _c, failed: _f, errors: _e, ...rest } = stats;
+  const { cpuWindows: _w, ...received } = receipts;
+  const r: WorkerReport = { type: 'report', ...rest, ...received };
   send(r);
 }
 
