@@ -153,6 +153,11 @@ export class SlicedBroadcaster {
     return run;
   }
 
+  /** Resolves once the game's broadcasts sent so far are written (or failed). */
+  settled(gameId: string): Promise<void> {
+    return this.queues.get(gameId) ?? Promise.resolve();
+  }
+
   /** The latest broadcasts, oldest first. */
   recent(): BroadcastRecord[] {
     return [...this.log];

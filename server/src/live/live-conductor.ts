@@ -94,8 +94,7 @@ export class LiveConductor {
     const row = rows[0];
     if (!row) {
       // Someone else holds it (or it is finished): stop driving if we thought we were.
-      clearTimeout(this.held.get(gameId)?.timer);
-      this.held.delete(gameId);
+      if (this.held.has(gameId)) this.letGo(gameId);
       return;
     }
     const mine = this.held.get(gameId);
@@ -139,8 +138,7 @@ export class LiveConductor {
       );
       if (rows.length === 0) {
         // Fenced off: another process took over.
-        clearTimeout(held.timer);
-        this.held.delete(gameId);
+        this.letGo(gameId);
         return;
       }
       held.step = due;
@@ -151,7 +149,7 @@ export class LiveConductor {
           gameId,
           new Date(liveEndsAt(info.schedule)),
         ]);
-        this.held.delete(gameId);
+        this.letGo(gameId);
         this.onFinished(gameId);
         return;
       }
@@ -160,6 +158,13 @@ export class LiveConductor {
     clearTimeout(held.timer);
     held.timer = setTimeout(() => void this.advance(gameId).catch(() => undefined), Math.max(0, next - now));
     held.timer.unref();
+  }
+
+  /** Stops driving a game here; its namespace goes once its broadcasts are out, if nobody here plays. */
+  private letGo(gameId: string): void {
+    clearTimeout(this.held.get(gameId)?.timer);
+    this.held.delete(gameId);
+    void this.hub.release(gameId).catch(() => undefined);
   }
 
   /** Broadcasts a step to the game's players, slice by slice (see SlicedBroadcaster). */

@@ -306,6 +306,22 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     of(gameId: string): LiveNamespace {
       return io.of(`/game/${gameId}`) as unknown as LiveNamespace;
     },
+    /**
+     * Drops a game's namespace here, once its broadcasts are written, if nobody here plays it.
+     * socket.io drops a child namespace when its last socket leaves, but the one `of` makes for the
+     * driver on a process without players never had one: a long-running process would keep one per
+     * game it drove, each with its adapter's Redis subscriptions.
+     */
+    async release(gameId: string): Promise<void> {
+      await broadcaster.settled(gameId);
+      const name = `/game/${gameId}`;
+      const nsp = io._nsps.get(name);
+      if (!nsp || nsp.sockets.size > 0) return;
+      // What socket.io's own clean-up of an empty child does (parent-namespace.js).
+      io._nsps.delete(name);
+      (parent as unknown as { children: Set<unknown> }).children.delete(nsp);
+      await nsp.adapter.close();
+    },
   };
 }
 

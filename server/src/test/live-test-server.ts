@@ -8,12 +8,15 @@ import { loadConfig } from '../config';
 import { attachRealtime } from '../realtime/realtime';
 import { type DbKind, openTestDb } from './test-db';
 
-/** The real app listening on a free port, with socket.io, on a test database of its own. */
-export async function startLiveTestServer(kind: DbKind) {
+/**
+ * The real app listening on a free port, with socket.io, on a test database of its own; `env` adds
+ * configuration (REDIS_URL for the Redis adapter).
+ */
+export async function startLiveTestServer(kind: DbKind, env: NodeJS.ProcessEnv = {}) {
   const db = await openTestDb(kind);
   const uploadsDir = await mkdtemp(path.join(tmpdir(), 'hunch-live-'));
   await ensureDefaultImages(uploadsDir);
-  const config = { ...loadConfig({}), logLevel: 'silent', webDist: undefined, dataDir: uploadsDir };
+  const config = { ...loadConfig(env), logLevel: 'silent', webDist: undefined, dataDir: uploadsDir };
   const ctx: AppContext = { db, config, uploadsDir, now: () => new Date() };
   const app = await buildApp(ctx);
   const realtime = await attachRealtime(app, ctx);

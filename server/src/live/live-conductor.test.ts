@@ -1,0 +1,84 @@
+import { Redis } from 'ioredis';
+import { io } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGame } from '../test/factories';
+import { registerOverHttp } from '../test/http-session';
+import { startLiveTestServer } from '../test/live-test-server';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const adapters: [string, NodeJS.ProcessEnv][] = [
+  ['the in-memory adapter', {}],
+  ...(redisUrl ? [['the Redis adapter', { REDIS_URL: redisUrl }] as [string, NodeJS.ProcessEnv]] : []),
+];
+
+const until = async (check: () => boolean | Promise<boolean>, ms = 30_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe.each(adapters)('the conductor with %s', (_name, env) => {
+  let server: Awaited<ReturnType<typeof startLiveTestServer>>;
+  let redis: Redis | undefined;
+  beforeAll(async () => {
+    server = await startLiveTestServer('pglite', env);
+    if (env.REDIS_URL) redis = new Redis(env.REDIS_URL);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await server.close();
+  });
+
+  it('drops the namespace it made to drive a game nobody here plays, once the game is over', async () => {
+    // Lobby open for 3 s, then one question of 3 s.
+    const g = await makeGame(server.ctx.db, new Date(), { synchronous: true, openFor: 0.05 });
+    await server.ctx.db.query('DELETE FROM questions WHERE game_id = $1 AND i >= 1', [g.uuid]);
+    await server.ctx.db.query('UPDATE questions SET secs_to_answer = 3 WHERE game_id = $1', [g.uuid]);
+    const name = `/game/${g.uuid}`;
+    const namespaces = server.realtime.io._nsps;
+    // This process's adapter subscriptions for the game (the Redis adapter's request channels).
+    const subscribed = async () =>
+      redis ? ((await redis.pubsub('CHANNELS', `*${g.uuid}*`)) as string[]).length > 0 : false;
+
+    // A player enters the lobby and leaves before the start: socket.io drops the namespace.
+    const player = await registerOverHttp(server.url);
+    await player.call('PUT', `/api/community_membership/${g.community.endpoint}`);
+    const socket = io(`${server.url}${name}`, {
+      transports: ['websocket'],
+      forceNew: true,
+      extraHeaders: { cookie: player.cookie() },
+      reconnection: false,
+      query: { subcommunity: '' },
+    });
+    socket.on('latency', (ack: () => void) => ack());
+    expect(await socket.emitWithAck('lobby')).toBe(true);
+    expect(namespaces.has(name)).toBe(true);
+    socket.close();
+    await until(() => !namespaces.has(name), 2_000);
+
+    // Driving the game makes it again, to broadcast (through the adapter, to other processes).
+    const step = async () =>
+      (
+        await server.ctx.db.query<{ step: number; finished: boolean }>(
+          'SELECT step, finished_at IS NOT NULL AS finished FROM live_games WHERE game_id = $1',
+          [g.uuid],
+        )
+      ).rows[0];
+    await until(async () => ((await step())?.step ?? -1) >= 0);
+    expect(namespaces.has(name)).toBe(true);
+    if (redis) expect(await subscribed()).toBe(true);
+
+    // Over: nothing of it is left here.
+    await until(async () => (await step())?.finished === true);
+    await until(() => !namespaces.has(name), 5_000);
+    await until(async () => !(await subscribed()), 5_000);
+    // Nor in the pattern namespace's children, which socket.io keeps private.
+    const { parentNsps } = server.realtime.io as unknown as {
+      parentNsps: Map<unknown, { children: Set<{ name: string }> }>;
+    };
+    const children = [...parentNsps.values()].flatMap((p) => [...p.children].map((c) => c.name));
+    expect(children).not.toContain(name);
+  }, 60_000);
+});
