@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal}: shutting down`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    demo?.stop();
+    await demo?.stop();
     await realtime.close();
     await app.close();
     await database.close();

@@ -9,6 +9,9 @@ import { createGame } from '../hosting/authoring';
 import { questionSets } from '../seed/demo-content';
 
 const BOTS_PER_GAME = 12;
+const TICK_MS = 10_000;
+/** The bots' lease outlives two missed renewals; a dead holder's bots come back within about this long. */
+export const BOTS_LEASE_MS = 25_000;
 export const LIVE_SERIES = { community: 'hunch-hq', endpoint: 'hunch-live', name: 'Hunch Live' } as const;
 
 type BotSocket = Socket<GameServerToClient, GameClientToServer>;
@@ -17,7 +20,8 @@ type BotSocket = Socket<GameServerToClient, GameClientToServer>;
  * Keeps the demo live series going: the next two games always exist, and demo players (bots)
  * join each lobby and answer through the same socket protocol as people do. Creating a game and
  * running a game's bots are both claimed in the database, so with several processes each happens
- * once.
+ * once. The bots' claim is a lease renewed every tick: when their process dies (or restarts)
+ * mid-game, another takes them over, and they rejoin the game in progress.
  */
 export class LiveDemo {
   private timer: NodeJS.Timeout | undefined;
@@ -31,15 +35,23 @@ export class LiveDemo {
 
   start(): void {
     const run = () => void this.tick().catch(() => undefined);
-    this.timer = setInterval(run, 10_000);
+    this.timer = setInterval(run, TICK_MS);
     this.timer.unref();
     run();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     clearInterval(this.timer);
     for (const sockets of this.bots.values()) for (const s of sockets) s.close();
+    const held = [...this.bots.keys()];
     this.bots.clear();
+    // Handed back, so a process that carries on (or this server, restarted) takes them at once.
+    await this.ctx.db
+      .query(
+        'UPDATE live_games SET bots_holder = NULL, bots_until = NULL WHERE bots_holder = $1 AND game_id = ANY($2::uuid[])',
+        [this.id, held],
+      )
+      .catch(() => undefined);
   }
 
   private async tick(): Promise<void> {
@@ -81,30 +93,46 @@ export class LiveDemo {
     }
   }
 
+  /** Claims (or renews) the bots of every game from its lobby's opening until its live part is over. */
   private async runBots(seriesId: number): Promise<void> {
     const now = this.ctx.now();
-    const { rows } = await this.ctx.db.query<{ id: string }>(
-      `SELECT id::text FROM games WHERE series_id = $1 AND open_at <= $2 AND standby_at > $2`,
+    const { rows } = await this.ctx.db.query<{ id: string; standby_at: Date }>(
+      `SELECT g.id::text, g.standby_at FROM games g LEFT JOIN live_games l ON l.game_id = g.id
+        WHERE g.series_id = $1 AND g.open_at <= $2 AND g.complete_at > $2 AND l.finished_at IS NULL`,
       [seriesId, now],
     );
-    for (const { id } of rows) {
-      if (this.bots.has(id)) continue;
+    const until = new Date(now.getTime() + BOTS_LEASE_MS);
+    for (const { id, standby_at } of rows) {
+      // A holder whose lease ran out is gone (a row from before leases has none: gone too).
       const claim = await this.ctx.db.query(
-        `INSERT INTO live_games (game_id, bots_holder) VALUES ($1, $2)
-         ON CONFLICT (game_id) DO UPDATE SET bots_holder = $2 WHERE live_games.bots_holder IS NULL RETURNING game_id`,
-        [id, this.id],
+        `INSERT INTO live_games (game_id, bots_holder, bots_until) VALUES ($1, $2, $3)
+         ON CONFLICT (game_id) DO UPDATE SET bots_holder = $2, bots_until = $3
+          WHERE live_games.bots_holder IS NULL OR live_games.bots_holder = $2
+             OR live_games.bots_until IS NULL OR live_games.bots_until < $4
+         RETURNING game_id`,
+        [id, this.id, until, now],
       );
-      if (claim.rows.length === 0) continue;
-      this.bots.set(id, await this.startBots(id));
+      if (claim.rows.length === 0) {
+        // Another process has them (it took over from us, say): ours go.
+        for (const s of this.bots.get(id) ?? []) s.close();
+        this.bots.delete(id);
+        continue;
+      }
+      if (!this.bots.has(id)) this.bots.set(id, await this.startBots(id, standby_at.getTime()));
     }
   }
 
-  /** Logs demo players in (a session row each) and sends them into the lobby over socket.io. */
-  private async startBots(gameId: string): Promise<BotSocket[]> {
+  /**
+   * Logs demo players in (a session row each) and sends them into the lobby over socket.io; taken
+   * over mid-game, the ones already in the game first, and into the game in progress at once.
+   */
+  private async startBots(gameId: string, startAt: number): Promise<BotSocket[]> {
     const { rows } = await this.ctx.db.query<{ id: number }>(
       `SELECT u.id FROM users u JOIN memberships m ON m.user_id = u.id JOIN communities c ON c.id = m.community_id
-        WHERE u.is_demo AND u.password_hash = '!' AND c.endpoint = $1 ORDER BY random() LIMIT $2`,
-      [LIVE_SERIES.community, BOTS_PER_GAME],
+        WHERE u.is_demo AND u.password_hash = '!' AND c.endpoint = $1
+        ORDER BY EXISTS (SELECT 1 FROM participations p WHERE p.user_id = u.id AND p.game_id = $3) DESC, random()
+        LIMIT $2`,
+      [LIVE_SERIES.community, BOTS_PER_GAME, gameId],
     );
     const sockets: BotSocket[] = [];
     for (const { id } of rows) {
@@ -119,12 +147,19 @@ export class LiveDemo {
         extraHeaders: { cookie: `${SESSION_COOKIE}=${token}` },
       });
       socket.on('latency', (ack) => ack());
-      // Bots drift into the lobby over the first half of its opening time.
-      const lobbyMs = this.ctx.config.liveDemo.lobbyS * 500;
-      socket.on('connect', () =>
-        setTimeout(() => socket.emit('lobby', () => undefined), Math.random() * lobbyMs),
-      );
-      socket.on('question', (q) => this.answerLater(socket, q));
+      // Bots drift into the lobby over the first half of its opening time (before the start).
+      let joined: Promise<boolean> | undefined;
+      const join = () => {
+        joined ??= socket.emitWithAck('lobby').catch(() => false);
+        return joined;
+      };
+      socket.on('connect', () => {
+        joined = undefined;
+        const lobbyMs = this.ctx.config.liveDemo.lobbyS * 500;
+        const drift = Math.min(Math.random() * lobbyMs, startAt - 1_000 - this.ctx.now().getTime());
+        setTimeout(() => void join(), Math.max(0, drift));
+      });
+      socket.on('question', (q) => this.answerLater(socket, q, join));
       socket.on('game_complete', () => {
         socket.close();
         this.bots.delete(gameId);
@@ -134,9 +169,11 @@ export class LiveDemo {
     return sockets;
   }
 
-  private answerLater(socket: BotSocket, q: LiveQuestionEvent): void {
+  private answerLater(socket: BotSocket, q: LiveQuestionEvent, join: () => Promise<boolean>): void {
     const delay = Math.random() * Math.max(500, q.time_left - 1500);
-    setTimeout(() => {
+    setTimeout(async () => {
+      // A bot that came in mid-game answers once it is in.
+      if (!(await join())) return;
       const slider = q.question.slider;
       const answer = slider
         ? {

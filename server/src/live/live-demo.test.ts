@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGame, createSeries } from '../hosting/authoring';
+import { makeCommunity, standardQuestions } from '../test/factories';
+import { startLiveTestServer } from '../test/live-test-server';
+import { dbKinds } from '../test/test-db';
+import { LIVE_SERIES, LiveDemo } from './live-demo';
+
+const until = async (check: () => Promise<boolean>, ms = 30_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+describe.each(dbKinds)('demo live bots on %s', (kind) => {
+  let server: Awaited<ReturnType<typeof startLiveTestServer>>;
+  let demo: LiveDemo | undefined;
+  beforeAll(async () => {
+    server = await startLiveTestServer(kind);
+  });
+  afterAll(async () => {
+    await demo?.stop();
+    await server.close();
+  });
+
+  it("come back into a game in progress when their process died, and keep off another's", async () => {
+    const { db } = server.ctx;
+    const community = await makeCommunity(db, { endpoint: LIVE_SERIES.community });
+    const seriesId = await createSeries(db, {
+      communityId: community.id,
+      endpoint: LIVE_SERIES.endpoint,
+      name: LIVE_SERIES.name,
+    });
+    // 14 demo players who cannot log in, members of the community.
+    const { rows: players } = await db.query<{ id: number }>(
+      `INSERT INTO users (username, username_key, email, email_key, password_hash, zipcode, date_of_birth, is_demo)
+       SELECT 'bot' || n, 'bot' || n, 'bot' || n || '@demo.example', 'bot' || n || '@demo.example', '!',
+              '10001', '1990-01-01', true
+         FROM generate_series(1, 14) AS n RETURNING id`,
+    );
+    await db.query('INSERT INTO memberships (user_id, community_id) SELECT unnest($1::int[]), $2', [
+      players.map((p) => p.id),
+      community.id,
+    ]);
+    const now = Date.now();
+    const questions = standardQuestions
+      .slice(0, 2)
+      .map((q) => ({ ...q, choices: 'choices' in q ? [...q.choices] : [], secs_to_answer: 10 }));
+    const game = (standbyAgoMs: number) =>
+      createGame(db, seriesId, {
+        name: 'Hunch Live #1',
+        // Started: the countdown is over and the first question has been open for a moment.
+        schedule: {
+          open: new Date(now - 60_000),
+          standby: new Date(now - standbyAgoMs),
+          complete: new Date(now + 600_000),
+        },
+        synchronous: true,
+        questions,
+      });
+    const orphaned = await game(6_000);
+    const held = await game(6_500);
+    // The orphaned game's bots ran in a process that died: its lease ran out. Two of its players
+    // were in the game.
+    await db.query(
+      `INSERT INTO live_games (game_id, bots_holder, bots_until) VALUES
+         ($1, 'dead-host:1:x', now() - interval '1 second'), ($2, 'live-host:2:y', now() + interval '1 minute')`,
+      [orphaned, held],
+    );
+    await db.query('INSERT INTO participations (game_id, user_id) VALUES ($1, $2), ($1, $3)', [
+      orphaned,
+      players[0]!.id,
+      players[1]!.id,
+    ]);
+
+    demo = new LiveDemo(server.ctx, server.url);
+    demo.start();
+
+    const count = async (sql: string, gameId: string) =>
+      (await db.query<{ n: number }>(sql, [gameId])).rows[0]!.n;
+    const answersToFirst = (gameId: string) =>
+      count(
+        'SELECT count(*)::int AS n FROM answers a JOIN participations p ON p.id = a.participation_id WHERE p.game_id = $1 AND a.question_i = 0',
+        gameId,
+      );
+    // Twelve bots rejoin the question in progress and answer it.
+    await until(async () => (await answersToFirst(orphaned)) === 12, 20_000);
+    // The two who were in are among them: twelve entries in all, not fourteen.
+    expect(await count('SELECT count(*)::int AS n FROM participations WHERE game_id = $1', orphaned)).toBe(
+      12,
+    );
+    const lease = await db.query<{ bots_holder: string; live: boolean }>(
+      'SELECT bots_holder, bots_until > now() AS live FROM live_games WHERE game_id = $1',
+      [orphaned],
+    );
+    expect(lease.rows[0]!.bots_holder).not.toBe('dead-host:1:x');
+    expect(lease.rows[0]!.live).toBe(true);
+
+    // The game whose bots' process is alive is left to it.
+    expect(await count('SELECT count(*)::int AS n FROM participations WHERE game_id = $1', held)).toBe(0);
+
+    // Stopping hands the lease back for the next process.
+    await demo.stop();
+    demo = undefined;
+    const after = await db.query<{ bots_holder: string | null }>(
+      'SELECT bots_holder FROM live_games WHERE game_id = $1',
+      [orphaned],
+    );
+    expect(after.rows[0]!.bots_holder).toBeNull();
+  }, 60_000);
+});
