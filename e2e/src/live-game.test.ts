@@ -108,14 +108,19 @@ async function waitForQuestion(page: Page, i: number): Promise<Locator> {
   return panel;
 }
 
-/** Answers the question on screen: a choice by its position, or the slider moved by the keyboard. */
-async function answer(page: Page, pick: number): Promise<string> {
+/**
+ * Answers the question on screen: a choice by its position (clicked, or by the letter on it), or
+ * the slider moved by the keyboard.
+ */
+async function answer(page: Page, pick: number, by: 'click' | 'letter'): Promise<string> {
   const panel = panelOf(page);
   const choices = panel.locator('.live-choice');
   if ((await choices.count()) > 0) {
     const button = choices.nth(pick % (await choices.count()));
     const text = ((await button.locator('.live-choice-text').textContent()) ?? '').trim();
-    await button.click();
+    if (by === 'click') await button.click();
+    // The letter the button shows.
+    else await page.keyboard.press(((await button.locator('.live-choice-key').textContent()) ?? '').trim());
     await expect.poll(() => button.getAttribute('aria-pressed'), WAIT).toBe('true');
     await panel.getByText('Answer locked in.').waitFor();
     return text;
@@ -216,7 +221,7 @@ describe('live game: two players', () => {
             const left = await secondsLeft(page);
             expect(left).toBeGreaterThan(0);
             expect(left).toBeLessThanOrEqual(QUESTION_S);
-            await answer(page, 2);
+            await answer(page, 2, 'click');
             await saveScreenshot(page, 'live-late-join-1280x800', false);
           };
 
@@ -250,7 +255,7 @@ describe('live game: two players', () => {
                       .getByRole('heading', { level: 2, name: heading ?? '' })
                       .waitFor({ timeout: 15_000 });
                   }
-                  const picked = await answer(page, player === a ? 0 : 1);
+                  const picked = await answer(page, player === a ? 0 : 1, player === a ? 'click' : 'letter');
                   if (i === 2 && player === a)
                     await saveScreenshot(page, 'live-locked-slider-390x844', false);
 

@@ -52,6 +52,26 @@ function ChoiceButtons({
   headingId: string;
 }) {
   const withImages = question.question.choices.some((c) => c.image);
+  const { choices } = question.question;
+  const pick = useRef(onPick);
+  pick.current = onPick;
+  // The letter on each button picks it from the keyboard, as it suggests; not while the player
+  // types somewhere or holds a modifier (the browser's own shortcuts).
+  useEffect(() => {
+    if (locked) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || e.key.length !== 1) return;
+      const target = e.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      const n = KEYS.indexOf(e.key.toUpperCase());
+      const choice = n >= 0 ? choices[n] : undefined;
+      if (!choice) return;
+      e.preventDefault();
+      pick.current(choice.i);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [locked, choices]);
   return (
     <fieldset
       aria-labelledby={headingId}
@@ -68,6 +88,7 @@ function ChoiceButtons({
             className={cls.filter(Boolean).join(' ')}
             aria-pressed={mine}
             aria-disabled={locked || undefined}
+            aria-keyshortcuts={KEYS[n]}
             onClick={() => {
               if (!locked) onPick(choice.i);
             }}
