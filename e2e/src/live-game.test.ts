@@ -255,7 +255,24 @@ describe('live game: two players', () => {
                       .getByRole('heading', { level: 2, name: heading ?? '' })
                       .waitFor({ timeout: 15_000 });
                   }
+                  // A second tab of A's browser, in the game, sees the answer A gives in the first.
+                  const otherTab = i === 1 && player === a ? await page.context().newPage() : undefined;
+                  if (otherTab) {
+                    await otherTab.goto(game.path);
+                    await otherTab.waitForURL((url) => url.hash === '#lobby');
+                    await panelOf(otherTab)
+                      .getByRole('heading', { level: 2, name: heading ?? '' })
+                      .waitFor({ timeout: 15_000 });
+                  }
                   const picked = await answer(page, player === a ? 0 : 1, player === a ? 'click' : 'letter');
+                  if (otherTab) {
+                    await panelOf(otherTab).getByText('Answer locked in.').waitFor(WAIT);
+                    const shown = panelOf(otherTab).locator(
+                      '.live-choice[aria-pressed="true"] .live-choice-text',
+                    );
+                    expect(((await shown.textContent()) ?? '').trim()).toBe(picked);
+                    await otherTab.close();
+                  }
                   if (i === 2 && player === a)
                     await saveScreenshot(page, 'live-locked-slider-390x844', false);
 

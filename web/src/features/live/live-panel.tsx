@@ -5,6 +5,7 @@ import { Link, useLocation } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
 import { Loading } from '../../shared/loading';
 import { loginLinkFor } from '../accounts/return-target';
+import { useProfile } from '../accounts/use-profile';
 import { LiveQuestion } from './live-question';
 import { BetweenScreen, CompleteScreen, CountdownScreen, LobbyScreen, PlayerCount } from './live-screens';
 import type { LiveStage } from './live-state';
@@ -52,10 +53,12 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
     void queryClient.invalidateQueries({ queryKey: queryKeys.game(game.uuid) });
   }, [queryClient, game.uuid]);
 
+  const profile = useProfile();
   const { state, answer, retry } = useLiveGame({
     uuid: game.uuid,
     subcommunity,
     gameState: game.state,
+    player: profile?.username ?? null,
     onJoined,
   });
   const { stage, joined, players, connection, problem } = state;

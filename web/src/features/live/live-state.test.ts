@@ -94,6 +94,33 @@ describe('live state: reconnecting between questions', () => {
   });
 });
 
+describe('live state: other tabs', () => {
+  it("shows another tab's stored answer as this one's, clearing its error, and keeps the first", () => {
+    let s = liveReducer(sendingAnswer(0), { type: 'ack-lost', i: 0 });
+    s = liveReducer(s, {
+      type: 'stored-elsewhere',
+      answer: { question_i: 0, choice_i: 1, number_answer: null },
+    });
+    expect(s.answers[0]?.choice_i).toBe(1);
+    expect(s.answerError).toBeNull();
+    // The server stores only the first answer: a later message cannot replace it.
+    s = liveReducer(s, {
+      type: 'stored-elsewhere',
+      answer: { question_i: 0, choice_i: 3, number_answer: null },
+    });
+    expect(s.answers[0]?.choice_i).toBe(1);
+    // Another question's error is not touched.
+    s = liveReducer(s, { type: 'question', event: question(1), now: 2_000 });
+    s = liveReducer(s, { type: 'sending', i: 1 });
+    s = liveReducer(s, { type: 'ack-lost', i: 1 });
+    s = liveReducer(s, {
+      type: 'stored-elsewhere',
+      answer: { question_i: 0, choice_i: 1, number_answer: null },
+    });
+    expect(s.answerError?.i).toBe(1);
+  });
+});
+
 describe('live state: lobby', () => {
   const resumed = (inLobby: boolean, players: number) =>
     liveReducer(liveReducer(initialLiveState, { type: 'connected' }), {

@@ -51,6 +51,8 @@ export type LiveAction =
   | { type: 'complete' }
   | { type: 'sending'; i: number }
   | { type: 'ack'; i: number; ack: LiveAnswerAck }
+  /** Another tab of this browser had an answer stored (the server keeps the first one). */
+  | { type: 'stored-elsewhere'; answer: LiveAnswer }
   /** The connection dropped before the answer was acknowledged. */
   | { type: 'ack-lost'; i: number };
 
@@ -157,6 +159,16 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
           ? state.answerError
           : { i: action.i, text: ANSWER_NOT_CONFIRMED },
       };
+    case 'stored-elsewhere': {
+      const i = action.answer.question_i;
+      // The server's copy is the first stored: a copy already here is the same one.
+      if (state.answers[i]) return state;
+      return {
+        ...state,
+        answers: { ...state.answers, [i]: action.answer },
+        answerError: state.answerError?.i === i ? null : state.answerError,
+      };
+    }
     case 'ack': {
       const sending = state.sending === action.i ? null : state.sending;
       const stored = action.ack.answer;

@@ -3,6 +3,7 @@ import {
   type GameServerToClient,
   gameNamespace,
   type LiveAnswer,
+  liveAnswerSchema,
 } from '@hunch/contract';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
@@ -17,6 +18,8 @@ interface UseLiveGameOptions {
   subcommunity: string | null;
   /** The game's state on /data; a lobby that was not open yet is tried again when it changes. */
   gameState: string;
+  /** The logged-in player's username (null while unknown): their other tabs share stored answers. */
+  player: string | null;
   /** Called once the server has put the player in the game (the entry now exists). */
   onJoined: () => void;
 }
@@ -34,9 +37,16 @@ export interface LiveGame {
  * closed when it unmounts. Joins the lobby on every (re)connection (the server treats a repeat as a
  * no-op, and late joiners enter the game in progress), and turns server events into LiveState.
  */
-export function useLiveGame({ uuid, subcommunity, gameState, onJoined }: UseLiveGameOptions): LiveGame {
+export function useLiveGame({
+  uuid,
+  subcommunity,
+  gameState,
+  player,
+  onJoined,
+}: UseLiveGameOptions): LiveGame {
   const [state, dispatch] = useReducer(liveReducer, initialLiveState);
   const socketRef = useRef<GameSocket | null>(null);
+  const tabsRef = useRef<BroadcastChannel | null>(null);
   const joinedRef = useRef(onJoined);
   joinedRef.current = onJoined;
   const wasJoined = useRef(false);
@@ -94,6 +104,22 @@ export function useLiveGame({ uuid, subcommunity, gameState, onJoined }: UseLive
     };
   }, [uuid, subcommunity, joinLobby]);
 
+  // The player's other tabs of this game in this browser: an answer stored in one shows as stored
+  // in the others at once (another device learns it on its next connection, from the resume).
+  useEffect(() => {
+    if (!player || typeof BroadcastChannel === 'undefined') return;
+    const channel = new BroadcastChannel(`hunch-live:${uuid}:${player}`);
+    tabsRef.current = channel;
+    channel.onmessage = (e: MessageEvent) => {
+      const parsed = liveAnswerSchema.safeParse(e.data);
+      if (parsed.success) dispatch({ type: 'stored-elsewhere', answer: parsed.data });
+    };
+    return () => {
+      channel.close();
+      tabsRef.current = null;
+    };
+  }, [uuid, player]);
+
   // A lobby that was not open yet at connection is tried again once the game opens.
   const latest = useRef(state);
   latest.current = state;
@@ -122,7 +148,10 @@ export function useLiveGame({ uuid, subcommunity, gameState, onJoined }: UseLive
       // emitWithAck is told when the connection drops before the acknowledgement (a plain callback
       // would be dropped, leaving the answer "sending"), and sets no acknowledgement timeout (§7).
       socket.emitWithAck('answer', a).then(
-        (ack) => dispatch({ type: 'ack', i: a.question_i, ack }),
+        (ack) => {
+          dispatch({ type: 'ack', i: a.question_i, ack });
+          if (ack.answer) tabsRef.current?.postMessage(ack.answer);
+        },
         () => dispatch({ type: 'ack-lost', i: a.question_i }),
       );
     },
