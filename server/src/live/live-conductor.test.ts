@@ -31,29 +31,44 @@ describe.each(adapters)('the conductor with %s', (_name, env) => {
     await server.close();
   });
 
-  it('drops the namespace it made to drive a game nobody here plays, once the game is over', async () => {
+  it('drops the namespace it made for a finished game nobody here plays, not one a player is still in', async () => {
     // Lobby open for 3 s, then one question of 3 s.
-    const g = await makeGame(server.ctx.db, new Date(), { synchronous: true, openFor: 0.05 });
-    await server.ctx.db.query('DELETE FROM questions WHERE game_id = $1 AND i >= 1', [g.uuid]);
-    await server.ctx.db.query('UPDATE questions SET secs_to_answer = 3 WHERE game_id = $1', [g.uuid]);
+    const shortGame = async () => {
+      const game = await makeGame(server.ctx.db, new Date(), { synchronous: true, openFor: 0.05 });
+      await server.ctx.db.query('DELETE FROM questions WHERE game_id = $1 AND i >= 1', [game.uuid]);
+      await server.ctx.db.query('UPDATE questions SET secs_to_answer = 3 WHERE game_id = $1', [game.uuid]);
+      return game;
+    };
+    const g = await shortGame();
+    // Another game, played here to the end by a player who stays.
+    const kept = await shortGame();
     const name = `/game/${g.uuid}`;
     const namespaces = server.realtime.io._nsps;
     // This process's adapter subscriptions for the game (the Redis adapter's request channels).
     const subscribed = async () =>
       redis ? ((await redis.pubsub('CHANNELS', `*${g.uuid}*`)) as string[]).length > 0 : false;
+    const enter = async (game: { uuid: string; community: { endpoint: string } }) => {
+      const player = await registerOverHttp(server.url);
+      await player.call('PUT', `/api/community_membership/${game.community.endpoint}`);
+      const socket = io(`${server.url}/game/${game.uuid}`, {
+        transports: ['websocket'],
+        forceNew: true,
+        extraHeaders: { cookie: player.cookie() },
+        reconnection: false,
+        query: { subcommunity: '' },
+      });
+      socket.on('latency', (ack: () => void) => ack());
+      expect(await socket.emitWithAck('lobby')).toBe(true);
+      return socket;
+    };
+    const stays = await enter(kept);
+    let completed = false;
+    stays.on('game_complete', () => {
+      completed = true;
+    });
 
     // A player enters the lobby and leaves before the start: socket.io drops the namespace.
-    const player = await registerOverHttp(server.url);
-    await player.call('PUT', `/api/community_membership/${g.community.endpoint}`);
-    const socket = io(`${server.url}${name}`, {
-      transports: ['websocket'],
-      forceNew: true,
-      extraHeaders: { cookie: player.cookie() },
-      reconnection: false,
-      query: { subcommunity: '' },
-    });
-    socket.on('latency', (ack: () => void) => ack());
-    expect(await socket.emitWithAck('lobby')).toBe(true);
+    const socket = await enter(g);
     expect(namespaces.has(name)).toBe(true);
     socket.close();
     await until(() => !namespaces.has(name), 2_000);
@@ -80,5 +95,13 @@ describe.each(adapters)('the conductor with %s', (_name, env) => {
     };
     const children = [...parentNsps.values()].flatMap((p) => [...p.children].map((c) => c.name));
     expect(children).not.toContain(name);
+
+    // The game played here keeps its namespace to the end, until its player leaves.
+    await until(() => completed, 10_000);
+    await server.realtime.live.broadcaster.settled(kept.uuid);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(namespaces.get(`/game/${kept.uuid}`)?.sockets.size).toBe(1);
+    stays.close();
+    await until(() => !namespaces.has(`/game/${kept.uuid}`), 2_000);
   }, 60_000);
 });

@@ -164,7 +164,7 @@ export class LiveConductor {
   private letGo(gameId: string): void {
     clearTimeout(this.held.get(gameId)?.timer);
     this.held.delete(gameId);
-    void this.hub.release(gameId).catch(() => undefined);
+    void this.hub.release(gameId, () => !this.held.has(gameId)).catch(() => undefined);
   }
 
   /** Broadcasts a step to the game's players, slice by slice (see SlicedBroadcaster). */

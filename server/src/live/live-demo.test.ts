@@ -32,12 +32,12 @@ describe.each(dbKinds)('demo live bots on %s', (kind) => {
       endpoint: LIVE_SERIES.endpoint,
       name: LIVE_SERIES.name,
     });
-    // 14 demo players who cannot log in, members of the community.
+    // 40 demo players who cannot log in, members of the community.
     const { rows: players } = await db.query<{ id: number }>(
       `INSERT INTO users (username, username_key, email, email_key, password_hash, zipcode, date_of_birth, is_demo)
        SELECT 'bot' || n, 'bot' || n, 'bot' || n || '@demo.example', 'bot' || n || '@demo.example', '!',
               '10001', '1990-01-01', true
-         FROM generate_series(1, 14) AS n RETURNING id`,
+         FROM generate_series(1, 40) AS n RETURNING id`,
     );
     await db.query('INSERT INTO memberships (user_id, community_id) SELECT unnest($1::int[]), $2', [
       players.map((p) => p.id),
@@ -86,10 +86,17 @@ describe.each(dbKinds)('demo live bots on %s', (kind) => {
       );
     // Twelve bots rejoin the question in progress and answer it.
     await until(async () => (await answersToFirst(orphaned)) === 12, 20_000);
-    // The two who were in are among them: twelve entries in all, not fourteen.
+    // The two who were in are among them (12 of 40 at random would leave them out 9 times in 10):
+    // twelve entries in all, not fourteen.
     expect(await count('SELECT count(*)::int AS n FROM participations WHERE game_id = $1', orphaned)).toBe(
       12,
     );
+    const { rows: answered } = await db.query<{ user_id: number }>(
+      `SELECT p.user_id FROM answers a JOIN participations p ON p.id = a.participation_id
+        WHERE p.game_id = $1 AND a.question_i = 0 AND p.user_id = ANY($2::int[])`,
+      [orphaned, [players[0]!.id, players[1]!.id]],
+    );
+    expect(answered).toHaveLength(2);
     const lease = await db.query<{ bots_holder: string; live: boolean }>(
       'SELECT bots_holder, bots_until > now() AS live FROM live_games WHERE game_id = $1',
       [orphaned],
@@ -99,6 +106,20 @@ describe.each(dbKinds)('demo live bots on %s', (kind) => {
 
     // The game whose bots' process is alive is left to it.
     expect(await count('SELECT count(*)::int AS n FROM participations WHERE game_id = $1', held)).toBe(0);
+
+    // Another process takes the bots over (this one looked dead to it): within a tick, ours leave.
+    const inGame = () => server.realtime.io._nsps.get(`/game/${orphaned}`)?.sockets.size ?? 0;
+    expect(inGame()).toBe(12);
+    await db.query(
+      `UPDATE live_games SET bots_holder = 'other-host:3:z', bots_until = now() + interval '1 minute' WHERE game_id = $1`,
+      [orphaned],
+    );
+    await until(async () => inGame() === 0, 15_000);
+    // Handed back: ours come again.
+    await db.query('UPDATE live_games SET bots_holder = NULL, bots_until = NULL WHERE game_id = $1', [
+      orphaned,
+    ]);
+    await until(async () => inGame() === 12, 15_000);
 
     // Stopping hands the lease back for the next process.
     await demo.stop();

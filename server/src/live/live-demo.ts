@@ -25,6 +25,9 @@ type BotSocket = Socket<GameServerToClient, GameClientToServer>;
  */
 export class LiveDemo {
   private timer: NodeJS.Timeout | undefined;
+  /** The tick in progress: a slow one is never overlapped by the next (it would start bots twice). */
+  private ticking: Promise<void> | undefined;
+  private stopped = false;
   private bots = new Map<string, BotSocket[]>();
   private readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
@@ -34,14 +37,22 @@ export class LiveDemo {
   ) {}
 
   start(): void {
-    const run = () => void this.tick().catch(() => undefined);
+    const run = () => {
+      this.ticking ??= this.tick()
+        .catch(() => undefined)
+        .finally(() => {
+          this.ticking = undefined;
+        });
+    };
     this.timer = setInterval(run, TICK_MS);
     this.timer.unref();
     run();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
+    await this.ticking;
     for (const sockets of this.bots.values()) for (const s of sockets) s.close();
     const held = [...this.bots.keys()];
     this.bots.clear();
@@ -102,7 +113,11 @@ export class LiveDemo {
       [seriesId, now],
     );
     const until = new Date(now.getTime() + BOTS_LEASE_MS);
+    // Bots of a game that is over (one that missed its game_complete, say) go.
+    const current = new Set(rows.map((r) => r.id));
+    for (const id of this.bots.keys()) if (!current.has(id)) this.dropBots(id);
     for (const { id, standby_at } of rows) {
+      if (this.stopped) return;
       // A holder whose lease ran out is gone (a row from before leases has none: gone too).
       const claim = await this.ctx.db.query(
         `INSERT INTO live_games (game_id, bots_holder, bots_until) VALUES ($1, $2, $3)
@@ -114,12 +129,16 @@ export class LiveDemo {
       );
       if (claim.rows.length === 0) {
         // Another process has them (it took over from us, say): ours go.
-        for (const s of this.bots.get(id) ?? []) s.close();
-        this.bots.delete(id);
+        this.dropBots(id);
         continue;
       }
       if (!this.bots.has(id)) this.bots.set(id, await this.startBots(id, standby_at.getTime()));
     }
+  }
+
+  private dropBots(gameId: string): void {
+    for (const s of this.bots.get(gameId) ?? []) s.close();
+    this.bots.delete(gameId);
   }
 
   /**
@@ -160,9 +179,14 @@ export class LiveDemo {
         setTimeout(() => void join(), Math.max(0, drift));
       });
       socket.on('question', (q) => this.answerLater(socket, q, join));
-      socket.on('game_complete', () => {
+      // Done at the end, or when they came in after it (a takeover just before the end).
+      const done = () => {
         socket.close();
-        this.bots.delete(gameId);
+        this.dropBots(gameId);
+      };
+      socket.on('game_complete', done);
+      socket.on('resume', ({ phase }) => {
+        if (phase === 'complete') done();
       });
       sockets.push(socket);
     }

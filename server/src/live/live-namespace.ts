@@ -312,11 +312,15 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
      * driver on a process without players never had one: a long-running process would keep one per
      * game it drove, each with its adapter's Redis subscriptions.
      */
-    async release(gameId: string): Promise<void> {
+    async release(gameId: string, stillFree: () => boolean): Promise<void> {
       await broadcaster.settled(gameId);
       const name = `/game/${gameId}`;
       const nsp = io._nsps.get(name);
-      if (!nsp || nsp.sockets.size > 0) return;
+      // Not while anyone is in it or still connecting (in the middleware): they would be left in a
+      // namespace nobody broadcasts to. Nor once this process drives the game again.
+      const connecting = (nsp as unknown as { _preConnectSockets?: Map<string, unknown> } | undefined)
+        ?._preConnectSockets;
+      if (!nsp || nsp.sockets.size > 0 || (connecting?.size ?? 0) > 0 || !stillFree()) return;
       // What socket.io's own clean-up of an empty child does (parent-namespace.js).
       io._nsps.delete(name);
       (parent as unknown as { children: Set<unknown> }).children.delete(nsp);

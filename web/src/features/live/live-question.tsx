@@ -60,9 +60,13 @@ function ChoiceButtons({
   useEffect(() => {
     if (locked) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || e.key.length !== 1) return;
-      const target = e.target as HTMLElement | null;
-      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.repeat || e.key.length !== 1) return;
+      const target = e.target instanceof HTMLElement ? e.target : null;
+      if (
+        target?.isContentEditable ||
+        target?.closest('input, textarea, select, [role="textbox"], [role="combobox"], [aria-modal="true"]')
+      )
+        return;
       const n = KEYS.indexOf(e.key.toUpperCase());
       const choice = n >= 0 ? choices[n] : undefined;
       if (!choice) return;
@@ -88,7 +92,7 @@ function ChoiceButtons({
             className={cls.filter(Boolean).join(' ')}
             aria-pressed={mine}
             aria-disabled={locked || undefined}
-            aria-keyshortcuts={KEYS[n]}
+            aria-keyshortcuts={locked ? undefined : KEYS[n]}
             onClick={() => {
               if (!locked) onPick(choice.i);
             }}
