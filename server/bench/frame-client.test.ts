@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { until } from '../src/test/until';
 import { FrameClient } from './frame-client';
 
 // The benchmark's players measure what they receive, so their WebSocket client is tested against
@@ -56,11 +57,6 @@ function open(url: string, headers?: Record<string, string>) {
   clients.push(client);
   return { client, texts: client.texts, closed: client.whenClosed, opened: client.whenOpen };
 }
-
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-};
 
 describe('bench WebSocket client', () => {
   it('receives messages of every length encoding, split or joined across chunks, in order', async () => {

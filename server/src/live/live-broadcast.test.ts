@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../test/until';
 import { acknowledgeDirectly } from './direct-frames';
 import { BROADCAST_SLICES, type OutgoingEvent, SlicedBroadcaster } from './live-broadcast';
 
@@ -71,14 +72,6 @@ async function join(url: string, transports: ('websocket' | 'polling')[] = ['web
   });
   return player;
 }
-
-const until = async (check: () => boolean, ms = 5_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 const countdown = (secs: number) => (): OutgoingEvent[] => [['countdown', { secs }]];
 

@@ -4,20 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGame } from '../test/factories';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
+import { until } from '../test/until';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const adapters: [string, NodeJS.ProcessEnv][] = [
   ['the in-memory adapter', {}],
   ...(redisUrl ? [['the Redis adapter', { REDIS_URL: redisUrl }] as [string, NodeJS.ProcessEnv]] : []),
 ];
-
-const until = async (check: () => boolean | Promise<boolean>, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 describe.each(adapters)('the conductor with %s', (_name, env) => {
   let server: Awaited<ReturnType<typeof startLiveTestServer>>;

@@ -3,15 +3,8 @@ import { createGame, createSeries } from '../hosting/authoring';
 import { makeCommunity, standardQuestions } from '../test/factories';
 import { startLiveTestServer } from '../test/live-test-server';
 import { dbKinds } from '../test/test-db';
+import { until } from '../test/until';
 import { LIVE_SERIES, LiveDemo } from './live-demo';
-
-const until = async (check: () => Promise<boolean>, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 describe.each(dbKinds)('demo live bots on %s', (kind) => {
   let server: Awaited<ReturnType<typeof startLiveTestServer>>;

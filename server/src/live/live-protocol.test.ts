@@ -18,6 +18,7 @@ import { makeGame } from '../test/factories';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
 import { dbKinds } from '../test/test-db';
+import { until } from '../test/until';
 
 type GameSocket = Socket<GameServerToClient, GameClientToServer>;
 
@@ -55,14 +56,6 @@ function connect(url: string, gameId: string, cookie: string | undefined) {
   socket.on('latency', (ack) => ack());
   return { socket, seen, invalid };
 }
-
-const until = async (check: () => boolean, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 const connected = (s: GameSocket) =>
   new Promise<void>((resolve, reject) => {

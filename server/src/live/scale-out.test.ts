@@ -17,6 +17,7 @@ import type { Db } from '../db/database';
 import { openPostgres } from '../db/postgres';
 import { makeGame } from '../test/factories';
 import { registerOverHttp } from '../test/http-session';
+import { until } from '../test/until';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const pgUrl = process.env.TEST_DATABASE_URL;
@@ -84,14 +85,6 @@ function player(url: string, gameId: string, cookie: string) {
   socket.on('latency', (ack) => ack());
   return { socket, questions, isComplete: () => complete };
 }
-
-const until = async (check: () => boolean | Promise<boolean>, ms = 40_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 describe.runIf(pgUrl && redisUrl)('scale-out: two processes, Redis, PostgreSQL', () => {
   const dbName = `hunch_scale_${randomBytes(4).toString('hex')}`;
@@ -162,7 +155,7 @@ describe.runIf(pgUrl && redisUrl)('scale-out: two processes, Redis, PostgreSQL',
     };
 
     // Question 0 reaches players on both processes (the Redis adapter carries the broadcast).
-    await until(() => players.every((p) => p.questions.length >= 1));
+    await until(() => players.every((p) => p.questions.length >= 1), 40_000);
     await answerAll(0);
     const holder = (
       await db.query<{ holder: string }>('SELECT holder FROM live_games WHERE game_id = $1', [g.uuid])
@@ -189,12 +182,12 @@ describe.runIf(pgUrl && redisUrl)('scale-out: two processes, Redis, PostgreSQL',
         ])
       ).rows[0]!;
       return row.holder !== null && row.holder !== holder;
-    });
+    }, 40_000);
     const takeoverMs = Date.now() - killedAt;
     console.log(`scale-out: lease taken over ${takeoverMs} ms after SIGKILL of the driving process`);
 
     // The game carries on: question 1 reaches everyone, then the end.
-    await until(() => players.every((p) => p.questions.some((q) => q.i === 1)));
+    await until(() => players.every((p) => p.questions.some((q) => q.i === 1)), 40_000);
     await answerAll(1);
     await until(() => players.every((p) => p.isComplete()), 60_000);
 
