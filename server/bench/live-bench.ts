@@ -261,6 +261,10 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const batches = (await (
       await fetch(`${server.url}/api/_metrics/answer-batches`)
     ).json()) as BatchRecord[];
+    const answerPaths = (await (await fetch(`${server.url}/api/_metrics/answer-paths`)).json()) as {
+      direct: number;
+      ordinary: number;
+    };
     await closeWorkers(pool);
     await stopChild(server.child, 5_000);
 
@@ -365,6 +369,10 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
           `${Math.round((burstCpu * 1e6) / Math.max(1, burstAck.n))} µs  (${(burstCpu * 1000).toFixed(0)} ms of CPU for the last question's ${burstAck.n} answers)`,
         ],
         ['answers sent / acknowledged ok / failed', `${answersSent} / ${ackOk} / ${ackFailed}`],
+        [
+          'answers read directly / through socket.io',
+          `${answerPaths.direct} / ${answerPaths.ordinary}  (decision 011)`,
+        ],
         ['answer errors', describeCounts(ackErrors)],
         ['answers stored in the DB', `${stored}`],
         ['answers lost (acked − stored)', `${lost}${lost === 0 ? '' : '  <-- MUST BE 0'}`],

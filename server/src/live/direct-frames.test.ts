@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
+import { Encoder, PacketType } from 'socket.io-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFrame } from './direct-frames';
+import * as ws from 'ws';
+import { encodeAckFrame, writeFrame } from './direct-frames';
 
 // writeFrame on real TCP sockets: one write(2) when the stream is idle, and the stream's own queue,
 // in order, for whatever the kernel does not take at once.
@@ -67,5 +69,42 @@ describe('writeFrame', () => {
     reader.resume();
     while (length < expected.length) await new Promise((r) => setTimeout(r, 5));
     expect(Buffer.concat(chunks).equals(expected)).toBe(true);
+  });
+});
+
+// ws's frame builder, as socket.io's adapter uses it (@types/ws leaves it out).
+const { Sender } = ws as unknown as {
+  Sender: { frame(data: Buffer, options: Record<string, unknown>): Buffer[] };
+};
+
+describe('encodeAckFrame', () => {
+  it('gives the bytes socket.io-parser and ws would send, for short, long and non-ASCII arguments', () => {
+    const encoder = new Encoder();
+    const cases: [string, number, unknown[]][] = [
+      [
+        '/game/6c6dadfa-ea50-428e-bfd7-4e06bd160317',
+        17,
+        [{ ok: true, answer: { question_i: 3, choice_i: 1, number_answer: null } }],
+      ],
+      ['/game/x', 0, [false]],
+      ['/', 123456, ['plain namespace']],
+      ['/game/x', 9, [{ ok: false, error: 'Trop tard : la question est close — 🕒' }]],
+      ['/game/x', 1, ['x'.repeat(300)]],
+      ['/game/x', 2, ['y'.repeat(70_000)]],
+      ['/game/x', 3, []],
+    ];
+    for (const [nsp, id, data] of cases) {
+      const [text] = encoder.encode({ type: PacketType.ACK, nsp, id, data });
+      const expected = Buffer.concat(
+        Sender.frame(Buffer.from(`4${text as string}`), {
+          fin: true,
+          opcode: 1,
+          mask: false,
+          readOnly: false,
+          rsv1: false,
+        }),
+      );
+      expect(encodeAckFrame(nsp, id, data).equals(expected)).toBe(true);
+    }
   });
 });

@@ -12,6 +12,7 @@ import { validateAnswer } from '../games/participation';
 import { HttpError } from '../http/http-error';
 import { AnswerBatcher, BATCHER_DEFAULTS } from './answer-batcher';
 import { acknowledgeDirectly } from './direct-frames';
+import { receiveEventDirectly } from './direct-receive';
 import { SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
 import { type LiveGameInfo, LiveScheduleCache } from './live-schedule';
@@ -72,6 +73,8 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
   const parent = io.of(GAME_NAMESPACE_PATTERN) as unknown as LiveNamespace;
   const countTimers = new Map<string, NodeJS.Timeout>();
   const counts = new Map<string, PlayerCount>();
+  /** Answers this process received, by the way they came in (tests, benchmark). */
+  const answerPaths = { direct: 0, ordinary: 0 };
 
   const gameIdOf = (nsp: { name: string }) => nsp.name.slice('/game/'.length);
 
@@ -196,7 +199,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       }
     });
 
-    socket.on('answer', async (payload, ack) => {
+    const onAnswer = async (payload: unknown, ack: unknown) => {
       if (typeof ack !== 'function') return;
       const receivedAt = ctx.now().getTime();
       const parsed = liveAnswerSchema.safeParse(payload);
@@ -206,6 +209,15 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       } catch (err) {
         ack({ ok: false, error: err instanceof HttpError ? err.message : 'The answer could not be stored' });
       }
+    };
+    socket.on('answer', (payload, ack) => {
+      answerPaths.ordinary++;
+      void onAnswer(payload, ack);
+    });
+    // Most answers skip socket.io's incoming layers to the same handler (decision 011).
+    receiveEventDirectly(socket, 'answer', (payload, ack) => {
+      answerPaths.direct++;
+      void onAnswer(payload, ack);
     });
   });
 
@@ -302,6 +314,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     schedules,
     batcher,
     broadcaster,
+    answerPaths,
     /** The namespace of one game, for the driver's broadcasts (a child of the pattern namespace). */
     of(gameId: string): LiveNamespace {
       return io.of(`/game/${gameId}`) as unknown as LiveNamespace;

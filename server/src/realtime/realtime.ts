@@ -54,6 +54,7 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
   if (ctx.config.benchMetrics) {
     app.get('/api/_metrics/broadcasts', async () => live.broadcaster.recent());
     app.get('/api/_metrics/answer-batches', async () => live.batcher.recent());
+    app.get('/api/_metrics/answer-paths', async () => live.answerPaths);
   }
   const conductor = new LiveConductor(ctx, live);
   conductor.start();
