@@ -78,7 +78,6 @@ interface WritableState {
 /** libuv's handle of a TCP stream (Node keeps it private). */
 interface TcpHandle {
   fd?: number;
-  writeQueueSize?: number;
 }
 
 /** A TCP stream with the private parts a direct write reads. */
@@ -105,16 +104,20 @@ export function directStream(socket: DirectWritable): TcpSocket | null {
   return state.ending || state.ended || state.destroyed || state.errored ? null : tcp;
 }
 
+/** Where a handle's descriptor is kept once read (see descriptorOf). */
+const descriptor = Symbol('fd');
+
 /**
- * Descriptors by handle. libuv's handle keeps it for its life, but reading it is a native call per
- * write (`fd` getter), which a broadcast pays per socket. A closed stream drops its handle.
+ * The handle's descriptor. libuv's handle keeps it for its life, but reading it is a native call
+ * (`fd` getter), which a broadcast would pay per socket; so it is read once and kept on the handle
+ * object itself (a WeakMap lookup per socket also showed in the broadcast's profile). A closed
+ * stream drops its handle.
  */
-const descriptors = new WeakMap<TcpHandle, number>();
-function descriptorOf(handle: TcpHandle): number | undefined {
-  let fd = descriptors.get(handle);
+function descriptorOf(handle: TcpHandle & { [descriptor]?: number }): number | undefined {
+  let fd = handle[descriptor];
   if (fd === undefined) {
     fd = handle.fd;
-    if (typeof fd === 'number' && fd >= 0) descriptors.set(handle, fd);
+    if (typeof fd === 'number' && fd >= 0) handle[descriptor] = fd;
   }
   return fd;
 }
@@ -131,7 +134,9 @@ export function writeFrame(tcp: TcpSocket, frame: Buffer): void {
   const fd = handle ? descriptorOf(handle) : undefined;
   const queued = stream._writableState?.length ?? tcp.writableLength;
   let rest = frame;
-  if (typeof fd === 'number' && fd >= 0 && handle?.writeQueueSize === 0 && queued === 0) {
+  // Nothing queued in the stream also means nothing in libuv's queue: the stream counts a write
+  // until libuv reports it done (reading libuv's own count is another native call per socket).
+  if (typeof fd === 'number' && fd >= 0 && queued === 0) {
     try {
       const written = writeSync(fd, frame);
       if (written === frame.length) return;
