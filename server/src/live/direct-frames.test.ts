@@ -3,7 +3,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { Encoder, PacketType } from 'socket.io-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as ws from 'ws';
-import { encodeAckFrame, writeFrame } from './direct-frames';
+import { encodeAckFrame, hasBinary, writeFrame } from './direct-frames';
 
 // writeFrame on real TCP sockets: one write(2) when the stream is idle, and the stream's own queue,
 // in order, for whatever the kernel does not take at once.
@@ -106,5 +106,19 @@ describe('encodeAckFrame', () => {
       );
       expect(encodeAckFrame(nsp, id, data).equals(expected)).toBe(true);
     }
+  });
+});
+
+describe('hasBinary', () => {
+  it('finds what socket.io sends as attachments (then acknowledgements go its way), anywhere', () => {
+    expect(hasBinary([{ ok: true, answer: { question_i: 1, choice_i: null, number_answer: 2.5 } }])).toBe(
+      false,
+    );
+    expect(hasBinary([true])).toBe(false);
+    expect(hasBinary([{ at: new Date(0) }])).toBe(false);
+    expect(hasBinary([Buffer.from('x')])).toBe(true);
+    expect(hasBinary([{ deep: [1, { bytes: new Uint8Array(2) }] }])).toBe(true);
+    expect(hasBinary([{ toJSON: () => new ArrayBuffer(1) }])).toBe(true);
+    expect(hasBinary([new Blob(['x'])])).toBe(true);
   });
 });

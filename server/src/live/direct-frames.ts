@@ -148,9 +148,22 @@ export function writeFrame(tcp: TcpSocket, frame: Buffer): void {
   tcp.write(rest);
 }
 
-/** Binary arguments (socket.io sends those as attachments, its way) are the only ones not plain. */
-const isPlain = (arg: unknown) =>
-  typeof arg !== 'object' || arg === null || !(ArrayBuffer.isView(arg) || arg instanceof ArrayBuffer);
+/**
+ * Whether socket.io would send this with binary attachments (its parser's `hasBinary`, which it does
+ * not export): buffers, typed arrays, blobs and files, anywhere inside arrays, objects and what
+ * `toJSON` gives. Those go its way.
+ */
+export function hasBinary(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return true;
+  if (typeof Blob !== 'undefined' && value instanceof Blob) return true;
+  if (Array.isArray(value)) return value.some(hasBinary);
+  const withJson = value as { toJSON?: () => unknown };
+  if (typeof withJson.toJSON === 'function') return hasBinary(withJson.toJSON());
+  for (const key in value)
+    if (Object.hasOwn(value, key) && hasBinary((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
 
 /**
  * An acknowledgement as one complete WebSocket frame, built in one buffer: what socket.io-parser's
@@ -198,7 +211,7 @@ export function acknowledgeDirectly(socket: DirectWritable): void {
       if (sent) return;
       sent = true;
       const tcp = directStream(socket);
-      if (tcp && args.every(isPlain)) writeFrame(tcp, encodeAckFrame(socket.nsp.name, id, args));
+      if (tcp && !hasBinary(args)) writeFrame(tcp, encodeAckFrame(socket.nsp.name, id, args));
       else viaSocketIo(id)(...args);
     };
   };

@@ -25,7 +25,13 @@ export interface DirectReceivable {
 }
 
 interface Internals {
-  conn: { transport: { socket?: WsInternals } };
+  conn: {
+    transport: { socket?: WsInternals };
+    // engine.io's heartbeat state (socket.js onPacket).
+    protocol?: number;
+    pingTimeoutTimer?: { refresh(): void } | null;
+    hasRefreshedPingTimeout?: boolean;
+  };
   client?: { decoder?: { reconstructor?: unknown } };
   ack?: (id: number) => Ack;
 }
@@ -59,8 +65,24 @@ export function receiveEventDirectly(
   // ws's own listener (named socketOnData): it writes a chunk to ws's Receiver.
   const viaWs = tcp.listeners('data').find((f) => f.name === 'socketOnData') as DataListener | undefined;
   if (!viaWs) return false;
+  // Without socket.io's decoder to look at, a binary packet in progress could not be seen.
+  if (!internals.client?.decoder) return false;
   const prefix = `42${socket.nsp.name},`;
   const head = `[${JSON.stringify(event)},`;
+  /**
+   * Until set, a frame went to ws and socket.io may still be handling it: it hands packets on after
+   * two process.nextTick hops, so a later answer delivered here at once would overtake it.
+   */
+  let settledAfterWs = true;
+  const viaWsInOrder = (tcp: TcpSocket, bytes: Buffer) => {
+    if (settledAfterWs) {
+      settledAfterWs = false;
+      setImmediate(() => {
+        settledAfterWs = true;
+      });
+    }
+    viaWs.call(tcp, bytes);
+  };
 
   /** Nothing half-read anywhere: a whole frame may skip ws, engine.io and socket.io. */
   const idle = () => {
@@ -110,20 +132,27 @@ export function receiveEventDirectly(
       return false;
     }
     if (!Array.isArray(data) || data.length !== 2) return false;
+    // What engine.io does for any packet that arrives while it waits for a pong: the player is
+    // evidently there, so the wait starts again (once per ping).
+    const conn = internals.conn;
+    if (conn.protocol !== 3 && conn.pingTimeoutTimer && !conn.hasRefreshedPingTimeout) {
+      conn.pingTimeoutTimer.refresh();
+      conn.hasRefreshedPingTimeout = true;
+    }
     listener(data[1], internals.ack!(id));
     return true;
   };
 
   const direct: DataListener = function (this: TcpSocket, chunk: Buffer) {
     let at = 0;
-    while (at < chunk.length && idle()) {
+    // Once a frame has gone to ws, so does everything after it until socket.io is done with it.
+    while (at < chunk.length && settledAfterWs && idle()) {
       const end = directFrameEnd(chunk, at);
       if (end < 0) break;
-      const start = end - payloadLength(chunk, at);
-      if (!deliver(chunk, start, end)) viaWs.call(this, chunk.subarray(at, end));
+      if (!deliver(chunk, end - payloadLength(chunk, at), end)) break;
       at = end;
     }
-    if (at < chunk.length) viaWs.call(this, at === 0 ? chunk : chunk.subarray(at));
+    if (at < chunk.length) viaWsInOrder(this, at === 0 ? chunk : chunk.subarray(at));
   };
   // ws removes its listener by reference when the connection ends or fails
   // (`removeListener('data', socketOnData)`); Node's removeListener also matches `.listener`, as
