@@ -3,7 +3,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { Encoder, PacketType } from 'socket.io-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as ws from 'ws';
-import { encodeAckFrame, hasBinary, writeFrame } from './direct-frames';
+import { encodeAckFrame, encodeEventFrame, hasBinary, writeFrame } from './direct-frames';
 
 // writeFrame on real TCP sockets: one write(2) when the stream is idle, and the stream's own queue,
 // in order, for whatever the kernel does not take at once.
@@ -105,6 +105,25 @@ describe('encodeAckFrame', () => {
         }),
       );
       expect(encodeAckFrame(nsp, id, data).equals(expected)).toBe(true);
+    }
+  });
+});
+
+describe('encodeEventFrame', () => {
+  it('gives the bytes socket.io-parser and ws would send for a broadcast event', () => {
+    const encoder = new Encoder();
+    for (const args of [[], [{ count: 3 }], [{ text: 'é'.repeat(200) }], [{ big: 'z'.repeat(70_000) }]]) {
+      const [text] = encoder.encode({ type: PacketType.EVENT, nsp: '/game/x', data: ['question', ...args] });
+      const expected = Buffer.concat(
+        Sender.frame(Buffer.from(`4${text as string}`), {
+          fin: true,
+          opcode: 1,
+          mask: false,
+          readOnly: false,
+          rsv1: false,
+        }),
+      );
+      expect(encodeEventFrame('/game/x', 'question', args).equals(expected)).toBe(true);
     }
   });
 });

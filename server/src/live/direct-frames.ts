@@ -1,7 +1,6 @@
 import { writeSync } from 'node:fs';
 import type { Socket as TcpSocket } from 'node:net';
 import { Encoder, type Packet, PacketType } from 'socket.io-parser';
-import * as ws from 'ws';
 
 // A broadcast to 10,000 players costs socket.io and engine.io ~15 µs a socket on top of the
 // kernel's write (a packet object, events, a write callback and its drain handling each time),
@@ -12,17 +11,6 @@ import * as ws from 'ws';
 // normal way, behind what is queued. See docs/decisions/011.
 
 const encoder = new Encoder();
-
-// ws's frame builder (public in ws; socket.io's adapter builds its pre-encoded frames with it too;
-// @types/ws leaves it out).
-const { Sender } = ws as unknown as {
-  Sender: {
-    frame(
-      data: Buffer,
-      options: { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean },
-    ): Buffer[];
-  };
-};
 
 /** The parts of a socket.io server socket the direct write looks at. */
 export interface DirectWritable {
@@ -39,23 +27,36 @@ interface EngineInternals {
   transport: { socket?: { readyState?: number; _socket?: TcpSocket } };
 }
 
-/** A socket.io packet as one complete unmasked WebSocket text frame (Engine.IO's message type '4'). */
+/**
+ * Text as one complete, final, unmasked WebSocket text frame, in one buffer: the bytes ws's
+ * `Sender.frame` gives (the tests compare them), without its intermediate buffers.
+ */
+function textFrame(text: string): Buffer {
+  const len = Buffer.byteLength(text);
+  const head = len < 126 ? 2 : len < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(head + len);
+  // FIN and opcode 1 (text); a server's frames are not masked.
+  frame[0] = 0x81;
+  if (head === 2) frame[1] = len;
+  else if (head === 4) {
+    frame[1] = 126;
+    frame.writeUInt16BE(len, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(len), 2);
+  }
+  frame.write(text, head);
+  return frame;
+}
+
+/** A socket.io packet as one complete WebSocket text frame (Engine.IO's message type '4'). */
 function encodePacketFrame(packet: Packet, what: string): Buffer {
   const encoded = encoder.encode(packet);
   if (encoded.length !== 1 || typeof encoded[0] !== 'string') {
     // Binary arguments become several packets; live events are plain JSON.
     throw new Error(`${what}: only JSON arguments can be sent as one frame`);
   }
-  const data = Buffer.from(`4${encoded[0]}`);
-  return Buffer.concat(
-    Sender.frame(data, {
-      fin: true,
-      opcode: 1,
-      mask: false,
-      readOnly: false,
-      rsv1: false,
-    }),
-  );
+  return textFrame(`4${encoded[0]}`);
 }
 
 /**
@@ -166,28 +167,12 @@ export function hasBinary(value: unknown): boolean {
 }
 
 /**
- * An acknowledgement as one complete WebSocket frame, built in one buffer: what socket.io-parser's
- * encoder and ws's framing give (Engine.IO '4', Socket.IO ACK '3', `<nsp>,<id>`, JSON arguments),
- * without their intermediate strings and buffers, as a burst builds 10,000 a second. The test
- * checks it byte for byte against them.
+ * An acknowledgement as one complete WebSocket frame: what socket.io-parser's encoder gives
+ * (Engine.IO '4', Socket.IO ACK '3', `<nsp>,<id>`, JSON arguments), written without its packet
+ * object and binary scan, as a burst builds 10,000 a second. The test checks it byte for byte.
  */
 export function encodeAckFrame(nsp: string, id: number, args: readonly unknown[]): Buffer {
-  const text = `43${nsp === '/' ? '' : `${nsp},`}${id}${JSON.stringify(args)}`;
-  const len = Buffer.byteLength(text);
-  const head = len < 126 ? 2 : len < 65_536 ? 4 : 10;
-  const frame = Buffer.allocUnsafe(head + len);
-  // FIN and opcode 1 (text); a server's frames are not masked.
-  frame[0] = 0x81;
-  if (head === 2) frame[1] = len;
-  else if (head === 4) {
-    frame[1] = 126;
-    frame.writeUInt16BE(len, 2);
-  } else {
-    frame[1] = 127;
-    frame.writeBigUInt64BE(BigInt(len), 2);
-  }
-  frame.write(text, head);
-  return frame;
+  return textFrame(`43${nsp === '/' ? '' : `${nsp},`}${id}${JSON.stringify(args)}`);
 }
 
 /** socket.io keeps a socket's acknowledgement maker private: `ack(id)` gives the once-only callback. */
