@@ -77,6 +77,12 @@ const { Sender } = ws as unknown as {
   Sender: { frame(data: Buffer, options: Record<string, unknown>): Buffer[] };
 };
 
+/** What ws would send for this text: one final, unmasked text frame. */
+const wsTextFrame = (text: string) =>
+  Buffer.concat(
+    Sender.frame(Buffer.from(text), { fin: true, opcode: 1, mask: false, readOnly: false, rsv1: false }),
+  );
+
 describe('encodeAckFrame', () => {
   it('gives the bytes socket.io-parser and ws would send, for short, long and non-ASCII arguments', () => {
     const encoder = new Encoder();
@@ -95,15 +101,7 @@ describe('encodeAckFrame', () => {
     ];
     for (const [nsp, id, data] of cases) {
       const [text] = encoder.encode({ type: PacketType.ACK, nsp, id, data });
-      const expected = Buffer.concat(
-        Sender.frame(Buffer.from(`4${text as string}`), {
-          fin: true,
-          opcode: 1,
-          mask: false,
-          readOnly: false,
-          rsv1: false,
-        }),
-      );
+      const expected = wsTextFrame(`4${text as string}`);
       expect(encodeAckFrame(nsp, id, data).equals(expected)).toBe(true);
     }
   });
@@ -114,15 +112,7 @@ describe('encodeEventFrame', () => {
     const encoder = new Encoder();
     for (const args of [[], [{ count: 3 }], [{ text: 'é'.repeat(200) }], [{ big: 'z'.repeat(70_000) }]]) {
       const [text] = encoder.encode({ type: PacketType.EVENT, nsp: '/game/x', data: ['question', ...args] });
-      const expected = Buffer.concat(
-        Sender.frame(Buffer.from(`4${text as string}`), {
-          fin: true,
-          opcode: 1,
-          mask: false,
-          readOnly: false,
-          rsv1: false,
-        }),
-      );
+      const expected = wsTextFrame(`4${text as string}`);
       expect(encodeEventFrame('/game/x', 'question', args).equals(expected)).toBe(true);
     }
   });
