@@ -150,7 +150,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     if (!game) throw new Error('the seeded game is not a live game');
     const warmUpQuestions = game.questions.map((_, i) => questionEvent(game, i, Date.now()));
 
-    const before = await metrics(server.url, true);
+    const before = await metrics(server.url, { gc: true, reset: true });
 
     // Connect everyone and join the lobby.
     const connectDeadlineMs = Math.min(300_000, Math.max(60_000, 30_000 + n * 27));
@@ -194,7 +194,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const joined = pool.ready.reduce((a, r) => a + r.joined, 0);
     const connectErrors: Record<string, number> = {};
     for (const r of pool.ready) merge(connectErrors, r.errors);
-    const withPlayers = await metrics(server.url, true);
+    const withPlayers = await metrics(server.url, { gc: true, reset: true });
     if (joined < n)
       console.warn(`  WARNING: only ${joined} of ${n} players are in the lobby before the start`);
     console.log(
@@ -220,7 +220,8 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       setTimeout(() => collectWorkerGarbage(pool), a - WORKER_GC_LEAD_MS - Date.now()),
     );
     await sleep(asked[0]! - 1_500 - Date.now());
-    await metrics(server.url, true);
+    // No GC here: one this close to the first question was still sweeping through its broadcast.
+    await metrics(server.url, { reset: true });
     const q0 = Date.now();
     const cpu0 = {
       server: cpuSeconds(server.child.pid),

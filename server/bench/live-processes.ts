@@ -153,8 +153,13 @@ export async function startServer(
   throw new Error('the server did not start within 60 s (or serves no /api/_metrics: BENCH_METRICS)');
 }
 
-export async function metrics(url: string, reset = false): Promise<Metrics> {
-  const r = await fetch(`${url}/api/_metrics${reset ? '?reset=1' : ''}`, {
+/**
+ * The server's figures. `gc`: after a full GC (for the heap); `reset`: the event-loop delay
+ * histogram starts afresh after this reading.
+ */
+export async function metrics(url: string, opts: { gc?: boolean; reset?: boolean } = {}): Promise<Metrics> {
+  const query = new URLSearchParams({ gc: opts.gc ? '1' : '0', reset: opts.reset ? '1' : '0' });
+  const r = await fetch(`${url}/api/_metrics?${query}`, {
     signal: AbortSignal.timeout(30_000),
   });
   if (!r.ok) throw new Error(`/api/_metrics: ${r.status}`);
