@@ -71,6 +71,33 @@ describe.each(dbKinds)('answer batcher on %s', (kind) => {
     expect(batcher.recent()).toEqual([]);
   });
 
+  it('answers a repeat of an answer stored by an earlier statement with the stored one, beside new answers', async () => {
+    const counted = countingStatements(db);
+    const batcher = new AnswerBatcher(counted);
+    const [a, b, c] = participations;
+    await batcher.add(a!, { question_i: 7, choice_i: 1, number_answer: null }, ANSWERED_AT);
+    const statementsBefore = counted.count;
+    // One batch: a's repeat (another choice) and two first answers.
+    const [repeat, fresh1, fresh2] = await Promise.all([
+      batcher.add(a!, { question_i: 7, choice_i: 2, number_answer: null }, ANSWERED_AT + 1),
+      batcher.add(b!, { question_i: 7, choice_i: 0, number_answer: null }, ANSWERED_AT + 2),
+      batcher.add(c!, { question_i: 7, choice_i: 2, number_answer: null }, ANSWERED_AT + 3),
+    ]);
+    expect(repeat).toEqual({ question_i: 7, choice_i: 1, number_answer: null });
+    expect(fresh1).toEqual({ question_i: 7, choice_i: 0, number_answer: null });
+    expect(fresh2).toEqual({ question_i: 7, choice_i: 2, number_answer: null });
+    // The insert, then the read-back its skipped key needs.
+    expect(counted.count - statementsBefore).toBe(2);
+    const { rows } = await db.query<{ pid: number; choice_i: number }>(
+      'SELECT participation_id AS pid, choice_i FROM answers WHERE question_i = 7 ORDER BY participation_id',
+    );
+    expect(rows).toEqual([
+      { pid: a, choice_i: 1 },
+      { pid: b, choice_i: 0 },
+      { pid: c, choice_i: 2 },
+    ]);
+  });
+
   // Two connections at once: PostgreSQL only (PGlite has one).
   if (kind === 'postgres')
     it('answers with the row another process stored while its statement waited on it', async () => {

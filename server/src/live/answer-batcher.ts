@@ -110,32 +110,20 @@ export class AnswerBatcher {
     const unique = [...firsts.values()];
     try {
       // One JSON parameter: the driver's escaping of five arrays cost more per answer than the insert.
-      // The statement returns how many rows it inserted and, of the rest, the stored answers this
-      // statement's snapshot sees (earlier repeats); first answers, nearly all of them, come back as
-      // a count, not as rows to read. The earlier answers are looked up one key at a time by the
-      // primary key: as a plain join, the planner (which cannot see how many rows the JSON holds)
-      // chose plans that made a statement of a few answers take ~3–4 ms instead of ~1 ms once the
-      // table held tens of thousands of answers (live benchmark); LIMIT 1 keeps it a lookup.
-      const { rows } = await this.db.query<StoredRow & { inserted: number | null }>(
-        `WITH incoming AS (
-           SELECT * FROM json_to_recordset($1::json)
-             AS t(pid int, qi int, ci int, num float8, at_ms float8)
-         ), inserted AS (
+      // The statement returns only how many rows it inserted: first answers, nearly all of them,
+      // are stored as sent. Only when some key was stored before (a repeat, or a row another
+      // process committed meanwhile) are the batch's stored answers read back, by a second
+      // statement whose snapshot sees them. Looking every key up inside the first statement cost
+      // PostgreSQL a lookup per answer, and the server's core shares PostgreSQL's (live benchmark).
+      const { rows } = await this.db.query<{ inserted: number }>(
+        `WITH inserted AS (
            INSERT INTO answers (participation_id, question_i, choice_i, number_answer, answered_at)
-           SELECT pid, qi, ci, num, to_timestamp(at_ms / 1000) FROM incoming
+           SELECT pid, qi, ci, num, to_timestamp(at_ms / 1000)
+             FROM json_to_recordset($1::json) AS t(pid int, qi int, ci int, num float8, at_ms float8)
            ON CONFLICT (participation_id, question_i) DO NOTHING
            RETURNING 1
          )
-         SELECT NULL::int AS participation_id, NULL::int AS question_i, NULL::int AS choice_i,
-                NULL::float8 AS number_answer, count(*)::int AS inserted
-           FROM inserted
-         UNION ALL
-         SELECT a.participation_id, a.question_i, a.choice_i, a.number_answer, NULL
-           FROM incoming i CROSS JOIN LATERAL (
-             SELECT * FROM answers
-              WHERE participation_id = i.pid AND question_i = i.qi
-              LIMIT 1
-           ) a`,
+         SELECT count(*)::int AS inserted FROM inserted`,
         [
           JSON.stringify(
             unique.map((p) => ({
@@ -153,29 +141,19 @@ export class AnswerBatcher {
         if (this.log.length > this.opts.keepRecords) this.log.shift();
       }
       const stored = new Map<string, LiveAnswer>();
-      const keep = (r: StoredRow) =>
-        stored.set(answerKey(r.participation_id, r.question_i), {
-          question_i: r.question_i,
-          choice_i: r.choice_i,
-          number_answer: r.number_answer,
-        });
-      let inserted = 0;
-      for (const r of rows) {
-        if (r.inserted !== null) inserted = r.inserted;
-        else keep(r);
-      }
-      // Every key is either inserted now or stored before. A row another process committed while this
-      // statement waited on it is neither (the snapshot predates it, the insert skipped it): then the
-      // keys not yet known are read again, so each player hears the stored answer.
-      if (inserted + stored.size < unique.length) {
-        const unknown = unique.filter((p) => !stored.has(keyOf(p)));
+      if ((rows[0]?.inserted ?? 0) < unique.length) {
         const again = await this.db.query<StoredRow>(
           `SELECT a.participation_id, a.question_i, a.choice_i, a.number_answer
              FROM answers a JOIN unnest($1::int[], $2::int[]) AS t(pid, qi)
                ON a.participation_id = t.pid AND a.question_i = t.qi`,
-          [unknown.map((p) => p.participationId), unknown.map((p) => p.answer.question_i)],
+          [unique.map((p) => p.participationId), unique.map((p) => p.answer.question_i)],
         );
-        for (const r of again.rows) keep(r);
+        for (const r of again.rows)
+          stored.set(answerKey(r.participation_id, r.question_i), {
+            question_i: r.question_i,
+            choice_i: r.choice_i,
+            number_answer: r.number_answer,
+          });
       }
       return () =>
         this.settle(batch, (p) => {
