@@ -22,7 +22,7 @@ export function benchMetricsRoute(app: FastifyInstance): void {
       eventLoopP99Ms: loop.percentile(99) / 1e6,
       eventLoopMaxMs: loop.max / 1e6,
     };
-    // The full GC above holds the loop for a few hundred ms, and the delay histogram records that
+    // A full GC (gc=1) holds the loop for a few hundred ms, and the delay histogram records that
     // only when its timer next fires: reset after that, so the next reading doesn't include it.
     if (reset) setTimeout(() => loop.reset(), 50);
     return figures;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database';
+import type { Db, Queryable } from '../db/database';
 import { makeGame } from '../test/factories';
 import { countingStatements, dbKinds, openTestDb } from '../test/test-db';
 import { AnswerBatcher, BATCHER_DEFAULTS } from './answer-batcher';
@@ -89,13 +89,49 @@ describe.each(dbKinds)('answer batcher on %s', (kind) => {
     // The insert, then the read-back its skipped key needs.
     expect(counted.count - statementsBefore).toBe(2);
     const { rows } = await db.query<{ pid: number; choice_i: number }>(
-      'SELECT participation_id AS pid, choice_i FROM answers WHERE question_i = 7 ORDER BY participation_id',
+      'SELECT participation_id AS pid, choice_i FROM answers WHERE question_i = 7',
     );
-    expect(rows).toEqual([
-      { pid: a, choice_i: 1 },
-      { pid: b, choice_i: 0 },
-      { pid: c, choice_i: 2 },
+    expect(Object.fromEntries(rows.map((r) => [r.pid, r.choice_i]))).toEqual({ [a!]: 1, [b!]: 0, [c!]: 2 });
+  });
+
+  it('reads the earlier answers of a batch back again when the read fails, and fails its answers only when it keeps failing', async () => {
+    const [a, b] = participations.slice(10);
+    // A database whose read-back fails the first `failures` times.
+    const failingReads = (failures: number) => {
+      let failed = 0;
+      return {
+        query: ((text: string, params?: readonly unknown[]) => {
+          if (text.includes('CROSS JOIN LATERAL') && failed < failures) {
+            failed++;
+            return Promise.reject(new Error('connection lost'));
+          }
+          return db.query(text, params);
+        }) as Queryable['query'],
+        exec: (text: string) => db.exec(text),
+      };
+    };
+    await new AnswerBatcher(db).add(a!, { question_i: 8, choice_i: 1, number_answer: null }, ANSWERED_AT);
+
+    const retried = new AnswerBatcher(failingReads(2));
+    const [repeat, same] = await Promise.all([
+      retried.add(a!, { question_i: 8, choice_i: 0, number_answer: null }, ANSWERED_AT),
+      retried.add(b!, { question_i: 8, choice_i: 2, number_answer: null }, ANSWERED_AT),
     ]);
+    expect(repeat).toEqual({ question_i: 8, choice_i: 1, number_answer: null });
+    expect(same).toEqual({ question_i: 8, choice_i: 2, number_answer: null });
+
+    // Still failing on the third try: every answer of the batch is told, none resolves.
+    const failing = new AnswerBatcher(failingReads(3));
+    const outcomes = await Promise.allSettled([
+      failing.add(a!, { question_i: 8, choice_i: 2, number_answer: null }, ANSWERED_AT),
+      failing.add(b!, { question_i: 8, choice_i: 2, number_answer: null }, ANSWERED_AT),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    // What was stored stays as it was.
+    const { rows } = await db.query<{ pid: number; choice_i: number }>(
+      'SELECT participation_id AS pid, choice_i FROM answers WHERE question_i = 8',
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.pid, r.choice_i]))).toEqual({ [a!]: 1, [b!]: 2 });
   });
 
   // Two connections at once: PostgreSQL only (PGlite has one).
