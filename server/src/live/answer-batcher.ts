@@ -121,7 +121,7 @@ export class AnswerBatcher {
         at_ms: p.answeredAt,
       })),
     );
-    let inserted: number;
+    const stored = new Map<string, LiveAnswer>();
     try {
       // The statement returns only how many rows it inserted: first answers, nearly all of them,
       // are stored as sent. Looking every key up for an earlier answer inside it cost PostgreSQL a
@@ -137,25 +137,19 @@ export class AnswerBatcher {
          SELECT count(*)::int AS inserted FROM inserted`,
         [incoming],
       );
-      inserted = rows[0]?.inserted ?? 0;
-    } catch (err) {
-      return () => this.settle(batch, (p) => p.reject(err));
-    }
-    // Some key was stored before (a repeat, or a row another process committed while the insert
-    // waited on it): read back the stored answers that differ from the ones sent. The batch is
-    // stored by now, so this read is retried rather than telling players it was not.
-    const stored = new Map<string, LiveAnswer>();
-    if (inserted < unique.length) {
-      try {
+      // Some key was stored before (a repeat, or a row another process committed while the insert
+      // waited on it): read back the stored answers that differ from the ones sent. The batch is
+      // stored by now, so this read is retried rather than telling players it was not.
+      if ((rows[0]?.inserted ?? 0) < unique.length) {
         for (const r of await this.earlierAnswers(incoming))
           stored.set(answerKey(r.participation_id, r.question_i), {
             question_i: r.question_i,
             choice_i: r.choice_i,
             number_answer: r.number_answer,
           });
-      } catch (err) {
-        return () => this.settle(batch, (p) => p.reject(err));
       }
+    } catch (err) {
+      return () => this.settle(batch, (p) => p.reject(err));
     }
     if (this.opts.keepRecords > 0) {
       this.log.push({ at, answers: batch.length, ms: performance.now() - t0 });
