@@ -194,7 +194,7 @@ export function printComparison(
     ['', 'p50        p99        max'],
     ['hunch (socket.io)', row(hunch.fanout)],
     ['bare ws', row(b.fanout)],
-    ['hunch p99 / ws p99', Number.isFinite(ratio) ? `${ratio.toFixed(1)}×` : '—'],
+    ['hunch p99 / ws p99', Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : '—'],
     ["players' CPU per question received", `hunch ${cpu(hunch.receiptCpu)}, ws ${cpu(b.receiptCpu)}`],
     ['', "  (by question; from each question's first receipt for 600 ms, before any answer)"],
     ['', ''],
