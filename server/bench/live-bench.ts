@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { askedAt, deadlineOf, type LiveSchedule, liveEndsAt } from '@hunch/rules';
 import { openPostgres } from '../src/db/postgres';
-import type { BatchRecord } from '../src/live/answer-batcher';
-import { BROADCAST_SLICES, type BroadcastRecord } from '../src/live/live-broadcast';
+import { BROADCAST_SLICES } from '../src/live/live-broadcast';
 import { questionEvent } from '../src/live/live-events';
 import { LiveScheduleCache } from '../src/live/live-schedule';
 import {
@@ -15,6 +14,7 @@ import {
   fdLimits,
   fmtMb,
   fmtMs,
+  gcDuring,
   machineCpu,
   machineShare,
   merge,
@@ -35,6 +35,7 @@ import {
   firstOf,
   metrics,
   Resources,
+  serverRecords,
   share,
   startServer,
   startWorkers,
@@ -262,16 +263,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
         gameId,
       ])
     ).rows[0]!.n;
-    const broadcasts = (await (
-      await fetch(`${server.url}/api/_metrics/broadcasts`)
-    ).json()) as BroadcastRecord[];
-    const batches = (await (
-      await fetch(`${server.url}/api/_metrics/answer-batches`)
-    ).json()) as BatchRecord[];
-    const answerPaths = (await (await fetch(`${server.url}/api/_metrics/answer-paths`)).json()) as {
-      direct: number;
-      ordinary: number;
-    };
+    const { broadcasts, batches, gcs, answerPaths } = await serverRecords(server.url);
     await closeWorkers(pool);
     await stopChild(server.child, 5_000);
 
@@ -352,7 +344,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
         ...byQuestion.map((q, i): [string, string] => {
           const b = questionBroadcasts[i];
           const loop = b
-            ? `emitted at asked_at + ${fmtMs(emitDelay[i]!)}, ${BROADCAST_SLICES} slices over ${fmtMs(b.totalMs)} (writing ${fmtMs(b.sendMs)}; ${b.direct} direct, ${b.queued} through socket.io)`
+            ? `emitted at asked_at + ${fmtMs(emitDelay[i]!)}, ${BROADCAST_SLICES} slices over ${fmtMs(b.totalMs)} (writing ${fmtMs(b.sendMs)}; ${b.direct} direct, ${b.queued} through socket.io; ${gcDuring(gcs, b.at, b.at + b.totalMs)})`
             : 'no broadcast record';
           return [`  question ${i + 1} p50 / p99 / max`, `${triple(q)}  (${q.n}); ${loop}`];
         }),

@@ -6,6 +6,9 @@ import path from 'node:path';
 import type { LiveQuestionEvent } from '@hunch/contract';
 import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
 import type { Db } from '../src/db/database';
+import type { GcRecord } from '../src/http/bench-metrics';
+import type { BatchRecord } from '../src/live/answer-batcher';
+import type { BroadcastRecord } from '../src/live/live-broadcast';
 import { sleep, spawnNode, stopChild } from './bench-util';
 import type { FromWorker, ToWorker, WorkerReady, WorkerReport } from './live-messages';
 
@@ -164,6 +167,21 @@ export async function metrics(url: string, opts: { gc?: boolean; reset?: boolean
   });
   if (!r.ok) throw new Error(`/api/_metrics: ${r.status}`);
   return (await r.json()) as Metrics;
+}
+
+/** What the server recorded of the run (BENCH_METRICS): broadcasts, answer batches, GCs, answer paths. */
+export async function serverRecords(url: string) {
+  const get = async <T>(what: string): Promise<T> => {
+    const r = await fetch(`${url}/api/_metrics/${what}`, { signal: AbortSignal.timeout(30_000) });
+    if (!r.ok) throw new Error(`/api/_metrics/${what}: ${r.status}`);
+    return (await r.json()) as T;
+  };
+  return {
+    broadcasts: await get<BroadcastRecord[]>('broadcasts'),
+    batches: await get<BatchRecord[]>('answer-batches'),
+    gcs: await get<GcRecord[]>('gc'),
+    answerPaths: await get<{ direct: number; ordinary: number }>('answer-paths'),
+  };
 }
 
 export interface Pool {

@@ -1,14 +1,48 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+
+/** One garbage collection: when it began (epoch ms), how long it held the thread, which kind. */
+export interface GcRecord {
+  at: number;
+  ms: number;
+  kind: 'minor' | 'major' | 'incremental' | 'weak callbacks';
+}
+
+const GC_LOG_SIZE = 256;
+
+const gcKind = (kind: number | undefined): GcRecord['kind'] =>
+  kind === constants.NODE_PERFORMANCE_GC_MAJOR
+    ? 'major'
+    : kind === constants.NODE_PERFORMANCE_GC_INCREMENTAL
+      ? 'incremental'
+      : kind === constants.NODE_PERFORMANCE_GC_WEAKCB
+        ? 'weak callbacks'
+        : 'minor';
 
 /**
  * Process figures for the benchmarks (BENCH_METRICS=1 only): memory and event-loop delay.
  * `?gc=1` collects garbage first (a full GC, with --expose-gc), so heapUsed is what is live;
- * `?reset=1` starts the delay histogram afresh.
+ * `?reset=1` starts the delay histogram afresh. `/api/_metrics/gc` lists the latest collections,
+ * so the benchmark can tell a broadcast slowed by one from one slowed by the kernel.
  */
 export function benchMetricsRoute(app: FastifyInstance): void {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  const gcs: GcRecord[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      // Node's gc entries carry their kind in `detail` (not in PerformanceEntry's type).
+      const detail = (e as { detail?: { kind?: number } }).detail;
+      gcs.push({ at: performance.timeOrigin + e.startTime, ms: e.duration, kind: gcKind(detail?.kind) });
+    }
+    if (gcs.length > GC_LOG_SIZE) gcs.splice(0, gcs.length - GC_LOG_SIZE);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  app.addHook('onClose', async () => {
+    observer.disconnect();
+    loop.disable();
+  });
+  app.get('/api/_metrics/gc', async () => gcs);
   app.get('/api/_metrics', async (request) => {
     const query = request.query as { reset?: string; gc?: string };
     const reset = query.reset === '1';
