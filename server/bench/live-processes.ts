@@ -162,25 +162,23 @@ export async function startServer(
  */
 export async function metrics(url: string, opts: { gc?: boolean; reset?: boolean } = {}): Promise<Metrics> {
   const query = new URLSearchParams({ gc: opts.gc ? '1' : '0', reset: opts.reset ? '1' : '0' });
-  const r = await fetch(`${url}/api/_metrics?${query}`, {
-    signal: AbortSignal.timeout(30_000),
-  });
-  if (!r.ok) throw new Error(`/api/_metrics: ${r.status}`);
-  return (await r.json()) as Metrics;
+  return metricsGet<Metrics>(url, `?${query}`);
+}
+
+/** One of the server's benchmark routes (`/api/_metrics<what>`), as JSON. */
+async function metricsGet<T>(url: string, what: string): Promise<T> {
+  const r = await fetch(`${url}/api/_metrics${what}`, { signal: AbortSignal.timeout(30_000) });
+  if (!r.ok) throw new Error(`/api/_metrics${what}: ${r.status}`);
+  return (await r.json()) as T;
 }
 
 /** What the server recorded of the run (BENCH_METRICS): broadcasts, answer batches, GCs, answer paths. */
 export async function serverRecords(url: string) {
-  const get = async <T>(what: string): Promise<T> => {
-    const r = await fetch(`${url}/api/_metrics/${what}`, { signal: AbortSignal.timeout(30_000) });
-    if (!r.ok) throw new Error(`/api/_metrics/${what}: ${r.status}`);
-    return (await r.json()) as T;
-  };
   return {
-    broadcasts: await get<BroadcastRecord[]>('broadcasts'),
-    batches: await get<BatchRecord[]>('answer-batches'),
-    gcs: await get<GcRecord[]>('gc'),
-    answerPaths: await get<{ direct: number; ordinary: number }>('answer-paths'),
+    broadcasts: await metricsGet<BroadcastRecord[]>(url, '/broadcasts'),
+    batches: await metricsGet<BatchRecord[]>(url, '/answer-batches'),
+    gcs: await metricsGet<GcRecord[]>(url, '/gc'),
+    answerPaths: await metricsGet<{ direct: number; ordinary: number }>(url, '/answer-paths'),
   };
 }
 
