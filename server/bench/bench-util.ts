@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { GcRecord } from '../src/http/bench-metrics';
+import { GC_LOG_SIZE, type GcRecord } from '../src/http/bench-metrics';
 
 /** The repository root: children run from here so `--import tsx` and workspace packages resolve. */
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -225,11 +225,16 @@ export function cpuLine(
   return `server ${pct(server, wallMs)}, client workers ${workers.map((w) => pct(w, wallMs)).join(' + ')}, postgres ${pct(postgres, wallMs)} (of one core); machine ${(machine.busy * 100).toFixed(0)} % of ${availableParallelism()} cores busy, ${(machine.steal * 100).toFixed(1)} % stolen by the hypervisor`;
 }
 
-/** The server's garbage collections that overlap [from, to] (epoch ms), as "GC: 1 minor 12 ms". */
+/**
+ * The server's garbage collections that overlap [from, to] (epoch ms), as "GC: 1 minor, 12 ms"
+ * (each collection's whole pause, also the part outside the window).
+ */
 export function gcDuring(gcs: GcRecord[], from: number, to: number): string {
+  // The server keeps the latest collections only: a full log that starts later says nothing.
+  if (gcs.length >= GC_LOG_SIZE && gcs[0]!.at > from) return 'GC unknown (the GC log starts later)';
   const overlapping = gcs.filter((g) => g.at <= to && g.at + g.ms >= from);
   if (overlapping.length === 0) return 'no GC';
-  const kinds = new Map<string, number>();
+  const kinds = new Map<GcRecord['kind'], number>();
   for (const g of overlapping) kinds.set(g.kind, (kinds.get(g.kind) ?? 0) + 1);
   const ms = overlapping.reduce((a, g) => a + g.ms, 0);
   return `GC: ${[...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ')}, ${fmtMs(ms)}`;

@@ -187,8 +187,8 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     // A full GC now, as the baseline's players get one before its warm-up broadcast: it throws
     // away the players' code optimized while connecting, which held objects now dead ("weak
     // objects" in --trace-deopt). Left to the GC before question 1, that code was recompiled
-    // during question 1's receipts (the frame parser, Node's read and write paths, its timers);
-    // now the lobby's and game_start's events recompile it first.
+    // during question 1's receipts (the frame parser, Node's stream read and write paths, its
+    // timers); now game_start's receipts recompile it first. See docs/decisions/012.
     collectWorkerGarbage(pool);
     // From the first connection attempt (worker processes take a moment to start).
     const handshakesMs = Math.max(...pool.ready.map((r) => r.elapsedMs));

@@ -5,19 +5,18 @@ import type { FastifyInstance } from 'fastify';
 export interface GcRecord {
   at: number;
   ms: number;
-  kind: 'minor' | 'major' | 'incremental' | 'weak callbacks';
+  kind: 'minor' | 'major' | 'incremental' | 'weak callbacks' | 'unknown';
 }
 
-const GC_LOG_SIZE = 256;
+/** A 10,000-player benchmark game runs a few hundred collections; the log reaches back over all. */
+export const GC_LOG_SIZE = 4_096;
 
-const gcKind = (kind: number | undefined): GcRecord['kind'] =>
-  kind === constants.NODE_PERFORMANCE_GC_MAJOR
-    ? 'major'
-    : kind === constants.NODE_PERFORMANCE_GC_INCREMENTAL
-      ? 'incremental'
-      : kind === constants.NODE_PERFORMANCE_GC_WEAKCB
-        ? 'weak callbacks'
-        : 'minor';
+const gcKinds = new Map<number, GcRecord['kind']>([
+  [constants.NODE_PERFORMANCE_GC_MINOR, 'minor'],
+  [constants.NODE_PERFORMANCE_GC_MAJOR, 'major'],
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL, 'incremental'],
+  [constants.NODE_PERFORMANCE_GC_WEAKCB, 'weak callbacks'],
+]);
 
 /**
  * Process figures for the benchmarks (BENCH_METRICS=1 only): memory and event-loop delay.
@@ -33,7 +32,11 @@ export function benchMetricsRoute(app: FastifyInstance): void {
     for (const e of list.getEntries()) {
       // Node's gc entries carry their kind in `detail` (not in PerformanceEntry's type).
       const detail = (e as { detail?: { kind?: number } }).detail;
-      gcs.push({ at: performance.timeOrigin + e.startTime, ms: e.duration, kind: gcKind(detail?.kind) });
+      gcs.push({
+        at: performance.timeOrigin + e.startTime,
+        ms: e.duration,
+        kind: gcKinds.get(detail?.kind ?? -1) ?? 'unknown',
+      });
     }
     if (gcs.length > GC_LOG_SIZE) gcs.splice(0, gcs.length - GC_LOG_SIZE);
   });
