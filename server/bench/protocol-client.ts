@@ -1,5 +1,5 @@
 import type { GameClientToServer, GameServerToClient } from '@hunch/contract';
-import { FrameClient } from './frame-client';
+import { FrameClient, parseJsonOnce } from './frame-client';
 
 // A simulated player of the live benchmark speaking socket.io's wire protocol (Engine.IO v4,
 // Socket.IO v5) straight over the WebSocket client of the bare-ws baseline's players
@@ -109,7 +109,7 @@ export class ProtocolClient extends FrameClient {
     let id: number | undefined;
     for (let c = text.charCodeAt(at); c >= 48 && c <= 57; c = text.charCodeAt(++at))
       id = (id ?? 0) * 10 + c - 48;
-    const data: unknown = at < text.length ? JSON.parse(text.slice(at)) : undefined;
+    const data = at < text.length ? parseJsonOnce(text, at) : undefined;
     if (type === '0') {
       this.connected = true;
       this.onConnect();

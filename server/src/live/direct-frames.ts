@@ -124,20 +124,28 @@ function descriptorOf(handle: TcpHandle & { [descriptor]?: number }): number | u
 }
 
 /**
- * Writes a frame to an idle TCP stream with one write(2) on its descriptor, without the stream's
- * per-write request, callback and tick. Only when the stream has nothing of its own queued, so
- * order is kept; whatever the kernel does not take at once (a full buffer, an error) goes through
- * the stream as usual, which also reports errors the usual way.
+ * The descriptor to write a frame to directly, or -1: only when the stream has nothing of its own
+ * queued, so order is kept. Nothing queued in the stream also means nothing in libuv's queue: the
+ * stream counts a write until libuv reports it done (reading libuv's own count is another native
+ * call per socket).
  */
-export function writeFrame(tcp: TcpSocket, frame: Buffer): void {
+export function idleDescriptor(tcp: TcpSocket): number {
   const stream = tcp as DirectTcp;
   const handle = stream._handle;
   const fd = handle ? descriptorOf(handle) : undefined;
   const queued = stream._writableState?.length ?? tcp.writableLength;
+  return typeof fd === 'number' && fd >= 0 && queued === 0 ? fd : -1;
+}
+
+/**
+ * Writes a frame with one write(2) on `fd` (from idleDescriptor, in the same turn of the event
+ * loop), without the stream's per-write request, callback and tick; with -1, or for whatever the
+ * kernel does not take at once (a full buffer, an error), through the stream as usual, in order,
+ * which also reports errors the usual way.
+ */
+export function writeFrameTo(tcp: TcpSocket, fd: number, frame: Buffer): void {
   let rest = frame;
-  // Nothing queued in the stream also means nothing in libuv's queue: the stream counts a write
-  // until libuv reports it done (reading libuv's own count is another native call per socket).
-  if (typeof fd === 'number' && fd >= 0 && queued === 0) {
+  if (fd >= 0) {
     try {
       const written = writeSync(fd, frame);
       if (written === frame.length) return;
@@ -147,6 +155,11 @@ export function writeFrame(tcp: TcpSocket, frame: Buffer): void {
     }
   }
   tcp.write(rest);
+}
+
+/** Writes a frame to a TCP stream: directly when it is idle, otherwise through the stream. */
+export function writeFrame(tcp: TcpSocket, frame: Buffer): void {
+  writeFrameTo(tcp, idleDescriptor(tcp), frame);
 }
 
 /**

@@ -4,15 +4,24 @@ import { countdownSecs, liveEndsAt, stepAt, stepDue } from '@hunch/rules';
 import type { AppContext } from '../app-context';
 import { questionEvent } from './live-events';
 import type { LiveGameInfo, LiveHub } from './live-namespace';
+import { collectYoungGeneration } from './young-generation';
 
 /** A lease outlives two missed renewals; a dead holder's game moves on within about this long. */
 export const LEASE_MS = 3_000;
 const TICK_MS = 1_000;
+/**
+ * How long before each step the driving process collects its young generation, so that a scavenge
+ * does not land in the step's broadcast (decision 013): long enough for a few ms of GC, short
+ * enough that little is allocated between.
+ */
+export const STEP_PREPARE_MS = 500;
 
 interface Held {
   epoch: number;
   step: number;
   timer?: NodeJS.Timeout;
+  /** Runs `beforeStep` STEP_PREPARE_MS before the next step. */
+  prepare?: NodeJS.Timeout;
   /**
    * Taken over from another process: its last step may have reached only some slices (it died
    * mid-broadcast), so that step is sent again if it is still the current one.
@@ -42,6 +51,8 @@ export class LiveConductor {
   constructor(
     private readonly ctx: AppContext,
     private readonly hub: LiveHub,
+    /** Runs STEP_PREPARE_MS before each step this process announces. */
+    private readonly beforeStep: () => void = collectYoungGeneration,
   ) {}
 
   start(): void {
@@ -53,7 +64,7 @@ export class LiveConductor {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     await this.ticking;
-    for (const h of this.held.values()) clearTimeout(h.timer);
+    for (const h of this.held.values()) this.clearTimers(h);
     // Hand the leases back so another process takes over at once, not at expiry.
     await this.ctx.db
       .query('UPDATE live_games SET holder = NULL, lease_until = NULL WHERE holder = $1', [this.id])
@@ -99,7 +110,7 @@ export class LiveConductor {
     }
     const mine = this.held.get(gameId);
     if (!mine || mine.epoch !== row.epoch) {
-      clearTimeout(mine?.timer);
+      if (mine) this.clearTimers(mine);
       this.held.set(gameId, { epoch: row.epoch, step: row.step, resend: row.step >= 0 });
     }
     await this.advance(gameId);
@@ -155,14 +166,24 @@ export class LiveConductor {
       }
     }
     const next = stepAt(info.schedule, held.step + 1);
-    clearTimeout(held.timer);
+    this.clearTimers(held);
     held.timer = setTimeout(() => void this.advance(gameId).catch(() => undefined), Math.max(0, next - now));
     held.timer.unref();
+    if (next - now > STEP_PREPARE_MS) {
+      held.prepare = setTimeout(this.beforeStep, next - now - STEP_PREPARE_MS);
+      held.prepare.unref();
+    }
+  }
+
+  private clearTimers(held: Held): void {
+    clearTimeout(held.timer);
+    clearTimeout(held.prepare);
   }
 
   /** Stops driving a game here; its namespace goes once its broadcasts are out, if nobody here plays. */
   private letGo(gameId: string): void {
-    clearTimeout(this.held.get(gameId)?.timer);
+    const held = this.held.get(gameId);
+    if (held) this.clearTimers(held);
     this.held.delete(gameId);
     void this.hub.release(gameId, () => !this.held.has(gameId)).catch(() => undefined);
   }
