@@ -4,7 +4,7 @@ import { type AddressInfo, createServer as createTcpServer, type Socket } from '
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { until } from '../src/test/until';
-import { FrameClient } from './frame-client';
+import { FrameClient, openLoopback, parseJsonOnce } from './frame-client';
 
 // The benchmark's players measure what they receive, so their WebSocket client is tested against
 // the library the servers under test use.
@@ -71,14 +71,28 @@ describe('bench WebSocket client', () => {
     expect(texts).toEqual(messages);
   });
 
-  it("takes a warm-up message through its frame parser, between the server's, of every length", async () => {
-    const url = await serve((ws) => ws.send('from the server'));
-    const { client, texts, opened } = open(url);
-    await opened;
-    await until(() => texts.length === 1);
-    const warmUps = [0, 125, 126, 65_536].map((n) => 'w'.repeat(n));
-    for (const w of warmUps) client.receiveText(w);
-    expect(texts).toEqual(['from the server', ...warmUps]);
+  it('receives from a loopback server of its own, repeated and same-length messages as sent', async () => {
+    const loopback = await openLoopback(
+      (port) => new RecordingClient({ url: `ws://127.0.0.1:${port}/`, timeoutMs: 5_000 }),
+    );
+    clients.push(loopback.client);
+    await loopback.client.whenOpen;
+    // A repeat is given the decoded text of the first; a message of the same length is decoded anew.
+    const messages = ['abc', 'abc', 'abd', ...[0, 125, 126, 65_536].map((n) => 'w'.repeat(n)), 'abd'];
+    loopback.send(messages);
+    await until(() => loopback.client.texts.length === messages.length);
+    expect(loopback.client.texts).toEqual(messages);
+    loopback.close();
+  });
+
+  it('parses the same message text once, and any other text anew', () => {
+    const text = '42/game/x,["question",{"i":1}]';
+    const a = parseJsonOnce(text, 10);
+    expect(a).toEqual(['question', { i: 1 }]);
+    expect(parseJsonOnce(text, 10)).toBe(a);
+    expect(parseJsonOnce('["question",{"i":2}]')).toEqual(['question', { i: 2 }]);
+    expect(parseJsonOnce(text, 10)).not.toBe(a);
+    expect(parseJsonOnce(text, 10)).toEqual(a);
   });
 
   it('sends what the server reads, sends headers and the path, and answers pings', async () => {

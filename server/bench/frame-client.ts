@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 
 // The WebSocket client of the live benchmark's simulated players, in both arms: RFC 6455 over a
 // bare TCP socket, only what a player of these servers needs (text messages, ping, close).
@@ -83,9 +84,7 @@ export class FrameClient {
     const url = new URL(opts.url);
     // The key is random by the RFC so that a proxy cannot mistake the handshake; any 16 bytes do.
     const key = randomBytes(16).toString('base64');
-    this.accept = createHash('sha1')
-      .update(key + GUID)
-      .digest('base64');
+    this.accept = acceptFor(key);
     const headers = Object.entries(opts.headers ?? {})
       .map(([k, v]) => `${k}: ${v}\r\n`)
       .join('');
@@ -113,14 +112,6 @@ export class FrameClient {
 
   /** Once, for a failed handshake, a protocol error, or the end of an open connection. */
   protected closed(_reason: string, _wasOpen: boolean): void {}
-
-  /**
-   * Handles a text message as if the server had sent it, through the frame parser (the benchmark
-   * warms its players up with it, while the server is quiet: never inside a frame in flight).
-   */
-  receiveText(text: string): void {
-    this.received(frame(OP_TEXT, Buffer.from(text), false));
-  }
 
   /** Sends a text message; nothing once closed (a player that left says nothing more). */
   sendText(text: string): void {
@@ -207,6 +198,60 @@ export class FrameClient {
       return 'handshake: wrong Sec-WebSocket-Accept';
     return undefined;
   }
+}
+
+/** The Sec-WebSocket-Accept a server answers for a handshake's key (RFC 6455). */
+function acceptFor(key: string): string {
+  return createHash('sha1')
+    .update(key + GUID)
+    .digest('base64');
+}
+
+/** A server of one WebSocket connection inside this process, and its client. */
+export interface Loopback<C extends FrameClient> {
+  client: C;
+  /** Sends these messages to the client, in one write (its reads then split and join frames). */
+  send(texts: string[]): void;
+  close(): void;
+}
+
+/**
+ * Opens a WebSocket connection to a server of its own in this process, which sends what it is
+ * told. The benchmark warms its players up through it: the whole path of a message received, Node's
+ * socket reads included, which a message handed to the parser in memory would skip.
+ */
+export async function openLoopback<C extends FrameClient>(
+  connectTo: (port: number) => C,
+): Promise<Loopback<C>> {
+  const server = createServer();
+  const accepted = new Promise<Socket>((resolve) => {
+    server.once('connection', (socket) => {
+      let head = '';
+      const onData = (chunk: Buffer) => {
+        head += chunk.toString('latin1');
+        if (!head.includes('\r\n\r\n')) return;
+        socket.off('data', onData);
+        const key = /sec-websocket-key: *(\S+)/i.exec(head)?.[1] ?? '';
+        socket.write(
+          `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${acceptFor(key)}\r\n\r\n`,
+        );
+        resolve(socket);
+      };
+      socket.on('data', onData);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const client = connectTo((server.address() as AddressInfo).port);
+  const feeder = await accepted;
+  server.close();
+  return {
+    client,
+    send: (texts) => feeder.write(Buffer.concat(texts.map((t) => frame(OP_TEXT, Buffer.from(t), false)))),
+    close: () => {
+      client.close();
+      feeder.destroy();
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { LiveAnswer, LiveAnswerAck, LiveQuestionEvent } from '@hunch/contract';
 import TinyQueue from 'tinyqueue';
-import { FrameClient, parseJsonOnce } from './frame-client';
+import { FrameClient, type Loopback, openLoopback, parseJsonOnce } from './frame-client';
 import type { FromWorker, HunchStart, ToWorker, WorkerReady, WorkerReport, WsStart } from './live-messages';
 import { type EventHandlers, ProtocolClient } from './protocol-client';
 
@@ -220,7 +220,7 @@ function sendAnswer(socket: ProtocolClient, answer: LiveAnswer, ackTimeoutMs: nu
   );
 }
 
-function hunchPlayer(opts: HunchStart, events: EventHandlers, token: string, first: boolean): Promise<void> {
+function hunchPlayer(opts: HunchStart, events: EventHandlers, token: string): Promise<void> {
   const socket = new ProtocolClient({
     url: opts.url,
     nsp: `/game/${opts.gameId}`,
@@ -229,11 +229,6 @@ function hunchPlayer(opts: HunchStart, events: EventHandlers, token: string, fir
     events,
   });
   closers.push(() => socket.close());
-  if (first)
-    warmUpPlayer = {
-      player: socket,
-      onTheWire: (q) => `42/game/${opts.gameId},${JSON.stringify(['question', q])}`,
-    };
   socket.onDisconnect = (reason) => bump(stats.disconnects, reason);
   return new Promise<void>((resolve) => {
     socket.onConnectError = (message) => {
@@ -255,10 +250,9 @@ function hunchPlayer(opts: HunchStart, events: EventHandlers, token: string, fir
   });
 }
 
-async function hunchPlayers(opts: HunchStart): Promise<void> {
-  const events = hunchEvents(opts);
+async function hunchPlayers(opts: HunchStart, events: EventHandlers): Promise<void> {
   await windowed(opts.to - opts.from, opts.concurrency, (k) =>
-    hunchPlayer(opts, events, `${opts.tokenPrefix}${opts.from + k}`, k === 0),
+    hunchPlayer(opts, events, `${opts.tokenPrefix}${opts.from + k}`),
   );
 }
 
@@ -266,24 +260,40 @@ async function hunchPlayers(opts: HunchStart): Promise<void> {
  * A player's first question would run its question handling cold, compiled in the middle of the
  * broadcast: 21.8 µs of CPU per receipt in question 1 against 9.8 µs in question 2, in one run. So
  * before the first broadcast, and again after each forced GC (which throws optimized code away),
- * one player of each process runs the game's own question events through its real frame parser
- * and handlers, in both arms, recording into figures thrown away (`warming`). Warmed up on a
- * question of another shape (no image, no slider), the socket.io players' first questions spent
- * their time remapping parsed objects and recompiling.
+ * a player of each process receives the game's own question events, in both arms, recording into
+ * figures thrown away (`warming`). It is a player of the arm's kind connected to a server of the
+ * process's own (`openLoopback`), so the whole path runs, Node's socket reads included: warmed in
+ * memory, past the reads, the GC before a question still threw away their code ("weak objects" in
+ * --trace-deopt: onStreamRead, the stream's timers), which was recompiled during that question's
+ * receipts. Warmed up on a question of another shape (no image, no slider), the socket.io players'
+ * first questions spent their time remapping parsed objects and recompiling.
  */
 const WARM_UP_RECEIPTS = 2_000;
-/** One player of this process, and a question event as its server's message text. */
-let warmUpPlayer: { player: FrameClient; onTheWire: (q: LiveQuestionEvent) => string } | undefined;
+/** The warm-up's player of this process, and a question event as its server's message text. */
+let warmUpPlayer:
+  | { loopback: Loopback<FrameClient>; onTheWire: (q: LiveQuestionEvent) => string }
+  | undefined;
 let warmUpQuestions: LiveQuestionEvent[] = [];
-function warmUp(): void {
+let warmUps = Promise.resolve();
+function warmUp(): Promise<void> {
+  // One at a time: a warm-up's receipts are told apart by `warming` alone.
+  warmUps = warmUps.then(warmUpNow);
+  return warmUps;
+}
+async function warmUpNow(): Promise<void> {
   if (!warmUpPlayer || warmUpQuestions.length === 0) return;
-  const { player, onTheWire } = warmUpPlayer;
+  const { loopback, onTheWire } = warmUpPlayer;
   const texts = warmUpQuestions.map(onTheWire);
   warming = true;
   warmUpRecords = receiptRecords();
   try {
     // Each text in a run, as a broadcast brings it: the first decoded and parsed, the rest reused.
-    for (let k = 0; k < WARM_UP_RECEIPTS; k++) player.receiveText(texts[Math.floor(k / 50) % texts.length]!);
+    loopback.send(
+      Array.from({ length: WARM_UP_RECEIPTS }, (_, k) => texts[Math.floor(k / 50) % texts.length]!),
+    );
+    const end = Date.now() + 5_000;
+    while (warmUpRecords.fanout.length < WARM_UP_RECEIPTS && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 5));
   } finally {
     warming = false;
   }
@@ -327,10 +337,40 @@ class BaselinePlayer extends FrameClient {
   }
 }
 
+/** The baseline's warm-up player: it counts in no figure but those thrown away. */
+class WarmUpBaselinePlayer extends BaselinePlayer {
+  protected override opened(): void {}
+  protected override closed(): void {}
+}
+
+/** Opens this process's warm-up player, of the arm's kind, on a loopback server (see warmUp). */
+async function openWarmUpPlayer(m: HunchStart | WsStart, events: EventHandlers): Promise<void> {
+  if (m.mode === 'hunch') {
+    const nsp = `/game/${m.gameId}`;
+    const loopback = await openLoopback<FrameClient>(
+      (port) =>
+        new ProtocolClient({
+          url: `http://127.0.0.1:${port}`,
+          nsp,
+          cookie: '',
+          timeoutMs: m.connectTimeoutMs,
+          events,
+        }),
+    );
+    warmUpPlayer = { loopback, onTheWire: (q) => `42${nsp},${JSON.stringify(['question', q])}` };
+  } else {
+    const loopback = await openLoopback<FrameClient>(
+      (port) => new WarmUpBaselinePlayer({ ...m, url: `ws://127.0.0.1:${port}/` }, () => {}),
+    );
+    warmUpPlayer = { loopback, onTheWire: (q) => JSON.stringify(q) };
+  }
+  const { loopback } = warmUpPlayer;
+  closers.push(() => loopback.close());
+}
+
 function baselinePlayer(opts: WsStart): Promise<void> {
   return new Promise<void>((resolve) => {
     const player = new BaselinePlayer(opts, resolve);
-    warmUpPlayer ??= { player, onTheWire: (q) => JSON.stringify(q) };
     closers.push(() => player.close());
   });
 }
@@ -341,8 +381,11 @@ async function start(m: HunchStart | WsStart) {
     () => send({ type: 'progress', connected: stats.connected, joined: stats.joined, failed: stats.failed }),
     1_000,
   );
+  // One set of handlers for the process's players and its warm-up player (of the hunch arm).
+  const events = m.mode === 'hunch' ? hunchEvents(m) : {};
+  await openWarmUpPlayer(m, events);
   const all =
-    m.mode === 'hunch' ? hunchPlayers(m) : windowed(m.count, m.concurrency, () => baselinePlayer(m));
+    m.mode === 'hunch' ? hunchPlayers(m, events) : windowed(m.count, m.concurrency, () => baselinePlayer(m));
   // At the deadline, handshakes in flight get 5 s more; whatever is done by then is reported.
   await Promise.race([
     all,
@@ -378,13 +421,13 @@ process.on('message', (m: ToWorker) => {
   else if (m.cmd === 'report') void report(m.waitMs);
   else if (m.cmd === 'warm-up') {
     warmUpQuestions = m.questions;
-    warmUp();
+    void warmUp();
   } else if (m.cmd === 'gc') {
     global.gc?.();
     // A full GC throws away optimized code that held objects now dead ("weak objects" in
     // --trace-deopt): onStreamRead, the parsers and handlers were recompiled during the next
     // question's receipts, by a compiler thread on the players' core. Warm them up again now.
-    warmUp();
+    void warmUp();
   } else if (m.cmd === 'close') {
     for (const c of closers) c();
     setTimeout(() => process.exit(0), 200);
