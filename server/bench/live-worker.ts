@@ -1,7 +1,7 @@
 import type { LiveAnswer, LiveAnswerAck, LiveQuestionEvent } from '@hunch/contract';
-import TinyQueue from 'tinyqueue';
 import { FrameClient, type Loopback, openLoopback, parseJsonOnce } from './frame-client';
 import type { FromWorker, HunchStart, ToWorker, WorkerReady, WorkerReport, WsStart } from './live-messages';
+import { answerDelay, answerFor, later } from './player-answers';
 import { type EventHandlers, ProtocolClient } from './protocol-client';
 
 // A client worker of the live benchmark: opens many connections from one process and measures what
@@ -74,52 +74,6 @@ async function windowed(count: number, concurrency: number, open: (k: number) =>
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
 }
-
-function answerFor(q: LiveQuestionEvent): LiveAnswer {
-  const slider = q.question.slider;
-  if (slider) {
-    const steps = Math.floor((slider.max - slider.min) / slider.step);
-    return {
-      question_i: q.i,
-      choice_i: null,
-      number_answer: slider.min + Math.floor(Math.random() * (steps + 1)) * slider.step,
-    };
-  }
-  return {
-    question_i: q.i,
-    choice_i: Math.floor(Math.random() * q.question.choices.length),
-    number_answer: null,
-  };
-}
-
-// Each player answers a moment after a broadcast. A timer per player would put 10,000 timers of
-// random lengths into this process while the next players' events are still arriving, and that
-// cost delays their receipt: the measurement's own overhead. So answers wait in one queue by due
-// time, with one timer for the earliest; each still goes out at its own millisecond.
-const due = new TinyQueue<{ at: number; fn: () => void }>([], (a, b) => a.at - b.at);
-let armedAt = Number.POSITIVE_INFINITY;
-let dueTimer: NodeJS.Timeout | undefined;
-function arm(at: number): void {
-  clearTimeout(dueTimer);
-  armedAt = at;
-  dueTimer = setTimeout(runDue, Math.max(0, at - Date.now()));
-}
-function runDue(): void {
-  armedAt = Number.POSITIVE_INFINITY;
-  const now = Date.now();
-  while (due.length > 0 && due.peek()!.at <= now) due.pop()!.fn();
-  if (due.length > 0) arm(due.peek()!.at);
-}
-function later(ms: number, fn: () => void): void {
-  const at = Date.now() + ms;
-  due.push({ at, fn });
-  if (at < armedAt) arm(at);
-}
-
-const answerDelay = (window: [number, number] | undefined) => {
-  const [from, to] = window ?? [0, 0];
-  return from + Math.random() * (to - from);
-};
 
 function countReceipt(records: ReceiptRecords, i: number): void {
   const known = records.cpuWindows[i];

@@ -1,3 +1,4 @@
+import { stepAt } from '@hunch/rules';
 import { Redis } from 'ioredis';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { makeGame } from '../test/factories';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
 import { until } from '../test/until';
+import { LiveConductor, STEP_PREPARE_MS } from './live-conductor';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const adapters: [string, NodeJS.ProcessEnv][] = [
@@ -96,5 +98,46 @@ describe.each(adapters)('the conductor with %s', (_name, env) => {
     expect(namespaces.get(`/game/${kept.uuid}`)?.sockets.size).toBe(1);
     stays.close();
     await until(() => !namespaces.has(`/game/${kept.uuid}`), 2_000);
+  }, 60_000);
+});
+
+describe('the conductor, before each step', () => {
+  it('runs its preparation (a young-generation GC) STEP_PREPARE_MS before each step it announces', async () => {
+    const server = await startLiveTestServer('pglite');
+    try {
+      // This test's conductor in place of the server's, to see when it prepares.
+      await server.realtime.conductor.stop();
+      const prepared: number[] = [];
+      const conductor = new LiveConductor(server.ctx, server.realtime.live, () => prepared.push(Date.now()));
+      // Lobby open for 3 s, then one question of 3 s.
+      const game = await makeGame(server.ctx.db, new Date(), { synchronous: true, openFor: 0.05 });
+      await server.ctx.db.query('DELETE FROM questions WHERE game_id = $1 AND i >= 1', [game.uuid]);
+      await server.ctx.db.query('UPDATE questions SET secs_to_answer = 3 WHERE game_id = $1', [game.uuid]);
+      const info = await server.realtime.live.schedules.get(game.uuid);
+      const startedAt = Date.now();
+      conductor.start();
+      await until(
+        async () =>
+          (
+            await server.ctx.db.query(
+              'SELECT 1 FROM live_games WHERE game_id = $1 AND finished_at IS NOT NULL',
+              [game.uuid],
+            )
+          ).rows.length === 1,
+        30_000,
+      );
+      await conductor.stop();
+      // game_start, the question, game_complete; each one prepared for once, on time (timers may
+      // run late, never early). The first claim comes within a second of the start.
+      const steps = [0, 1, 2].map((k) => stepAt(info!.schedule, k));
+      expect(steps[0]! - startedAt).toBeGreaterThan(STEP_PREPARE_MS + 1_000);
+      expect(prepared).toHaveLength(steps.length);
+      for (const [k, at] of steps.entries()) {
+        expect(prepared[k]! - (at - STEP_PREPARE_MS)).toBeGreaterThanOrEqual(-5);
+        expect(prepared[k]! - (at - STEP_PREPARE_MS)).toBeLessThan(250);
+      }
+    } finally {
+      await server.close();
+    }
   }, 60_000);
 });
