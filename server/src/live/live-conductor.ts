@@ -4,14 +4,14 @@ import { countdownSecs, liveEndsAt, stepAt, stepDue } from '@hunch/rules';
 import type { AppContext } from '../app-context';
 import { questionEvent } from './live-events';
 import type { LiveGameInfo, LiveHub } from './live-namespace';
-import { collectYoungGeneration } from './young-generation';
+import { makeRoomInYoungGeneration } from './young-generation';
 
 /** A lease outlives two missed renewals; a dead holder's game moves on within about this long. */
 export const LEASE_MS = 3_000;
 const TICK_MS = 1_000;
 /**
- * How long before each step the driving process collects its young generation, so that a scavenge
- * does not land in the step's broadcast (decision 013): long enough for a few ms of GC, short
+ * How long before each step the driving process makes room in its young generation, so that a
+ * scavenge does not land in the step's broadcast (decision 013): long enough for a few ms of GC, short
  * enough that little is allocated between.
  */
 export const STEP_PREPARE_MS = 500;
@@ -52,7 +52,7 @@ export class LiveConductor {
     private readonly ctx: AppContext,
     private readonly hub: LiveHub,
     /** Runs STEP_PREPARE_MS before each step this process announces. */
-    private readonly beforeStep: () => void = collectYoungGeneration,
+    private readonly beforeStep: () => void = makeRoomInYoungGeneration,
   ) {}
 
   start(): void {

@@ -1,10 +1,20 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { collectYoungGeneration } from './young-generation';
+import { makeRoomInYoungGeneration } from './young-generation';
 
-describe('collectYoungGeneration', () => {
-  it('runs a scavenge, without giving the app or later contexts a gc()', async () => {
+const youngUsed = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_used_size;
+
+/** Fills some of the young generation with objects nobody keeps. */
+function allocateGarbage(): void {
+  let kept = 0;
+  for (let i = 0; i < 20_000; i++) kept += { i, text: `garbage ${i}` }.text.length;
+  expect(kept).toBeGreaterThan(0);
+}
+
+describe('makeRoomInYoungGeneration', () => {
+  it('scavenges when room is short, not otherwise', async () => {
     const kinds: number[] = [];
     const observer = new PerformanceObserver((list) => {
       // Node puts the kind in `detail`, which its types leave out.
@@ -13,14 +23,26 @@ describe('collectYoungGeneration', () => {
     });
     observer.observe({ entryTypes: ['gc'] });
     try {
-      collectYoungGeneration();
+      allocateGarbage();
+      // Always enough room: nothing collected.
+      const before = youngUsed();
+      expect(makeRoomInYoungGeneration(0)).toBe(false);
+      expect(youngUsed()).toBeGreaterThanOrEqual(before);
+      // Never enough: the garbage goes.
+      allocateGarbage();
+      const full = youngUsed();
+      expect(makeRoomInYoungGeneration(Number.POSITIVE_INFINITY)).toBe(true);
+      expect(youngUsed()).toBeLessThan(full / 2);
       // GC entries are delivered asynchronously.
       await new Promise((r) => setTimeout(r, 100));
       expect(kinds).toContain(constants.NODE_PERFORMANCE_GC_MINOR);
-      expect(kinds).not.toContain(constants.NODE_PERFORMANCE_GC_MAJOR);
     } finally {
       observer.disconnect();
     }
+  });
+
+  it('gives neither the app nor contexts made later a gc()', () => {
+    makeRoomInYoungGeneration(Number.POSITIVE_INFINITY);
     expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
     expect(runInNewContext('typeof gc')).toBe('undefined');
   });

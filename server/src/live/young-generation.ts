@@ -1,10 +1,12 @@
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 // V8 collects its young generation when it fills up, wherever the process is: at 10,000 players a
 // scavenge of the 64 MB young generation (decision 010) holds the event loop 15–45 ms, and when it
-// fell inside a question's broadcast every later slice waited for it. The conductor collects it in
-// the quiet moment before each step instead (decision 013), so a broadcast starts with it empty.
+// fell inside a question's broadcast every later slice waited for it. So in the quiet moment before
+// each step the conductor makes room (decision 013). Only when room is short: every scavenge ages
+// what is alive, and a scavenge before every step promoted enough for the old generation to start
+// a full mark inside the next burst of answers.
 //
 // V8's `gc()` is taken from a context of its own, made while the flag is briefly on: the app's own
 // global scope never gets a `gc` (as `--expose-gc` would give every module), and contexts made later
@@ -16,7 +18,16 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as Gc;
 setFlagsFromString('--no-expose-gc');
 
-/** A scavenge of the young generation, now (a few ms when most of it is garbage). */
-export function collectYoungGeneration(): void {
+/** Room a broadcast to 10,000 players needs in the young generation, with a wide margin. */
+export const BROADCAST_HEADROOM = 16 * 1024 * 1024;
+
+/**
+ * Scavenges the young generation now if less than `headroom` bytes of it are free (a few ms when
+ * most of it is garbage). Whether it did.
+ */
+export function makeRoomInYoungGeneration(headroom = BROADCAST_HEADROOM): boolean {
+  const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  if (young && young.space_available_size >= headroom) return false;
   gc({ type: 'minor', execution: 'sync' });
+  return true;
 }
