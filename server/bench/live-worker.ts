@@ -11,6 +11,22 @@ const send = (m: FromWorker) => process.send?.(m);
 // The parent gone (crashed, killed): nothing left to report to.
 process.on('disconnect', () => process.exit(0));
 
+/**
+ * How often this process looks for what arrived. It never blocks in epoll_wait: on loopback, the
+ * server's write(2) wakes a player process sleeping there, an interprocessor interrupt charged to
+ * the server's core (sock_def_readable: 10–18 % of a question's broadcast in `perf`), a cost that
+ * a real player's own machine pays. So the loop sleeps in a futex of its own between turns
+ * (Atomics.wait; an immediate pending keeps libuv's poll from blocking) and takes everything that
+ * came meanwhile in one turn. A receipt waits at most this long more. See docs/decisions/012.
+ */
+const POLL_EVERY_MS = 0.5;
+const nap = new Int32Array(new SharedArrayBuffer(4));
+function pollLoop(): void {
+  Atomics.wait(nap, 0, 0, POLL_EVERY_MS);
+  setImmediate(pollLoop);
+}
+setImmediate(pollLoop);
+
 // This process's CPU per question received, over a window from each question's first receipt that
 // ends before any answer goes out: whether the players kept up with the server, or made the lag.
 const CPU_WINDOW_MS = 600;
