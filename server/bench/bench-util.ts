@@ -17,6 +17,16 @@ export const ADMIN_DATABASE_URL =
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)));
 
+/** Checks every `everyMs` until `check()` holds or `ms` have passed; whether it held. */
+export async function waitUntil(check: () => boolean, ms: number, everyMs = 5): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() >= end) return false;
+    await sleep(everyMs);
+  }
+  return true;
+}
+
 /** Creates a fresh database next to the admin URL's one; returns its URL and a function dropping it. */
 export async function createDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;

@@ -22,6 +22,29 @@ const OP_PONG = 0xa;
 // the bytes of an unfinished frame are copied out.
 const readBuffer = Buffer.allocUnsafe(64 * 1024);
 const owner = Symbol('frame client');
+/** Reads so far by every connection of this process. */
+let reads = 0;
+
+/**
+ * While this process's connections are quiet, look for what arrived every `everyMs` instead of
+ * blocking in epoll_wait. On loopback, the server's write(2) wakes a player process sleeping there,
+ * an interprocessor interrupt charged to the server's core (sock_def_readable: 10–18 % of a
+ * question's broadcast in `perf`), a cost that a real player's own machine pays. So between turns
+ * with nothing read the loop naps in a futex of its own (Atomics.wait; an immediate pending keeps
+ * libuv's poll from blocking), and while reads keep coming it goes round without a nap, so a burst
+ * of answers and acknowledgements is not slowed. A receipt waits at most a nap more. See
+ * docs/decisions/012.
+ */
+export function pollWithoutBlocking(everyMs = 0.5): void {
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  let seen = 0;
+  const turn = () => {
+    if (reads === seen) Atomics.wait(nap, 0, 0, everyMs);
+    seen = reads;
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+}
 
 /**
  * A broadcast brings every connection of a process the same message: its text is decoded and its
@@ -132,6 +155,7 @@ export class FrameClient {
 
   /** Node calls this with the socket as `this`; the bytes are valid only until it returns. */
   private static onRead(this: OwnedSocket, nread: number): boolean {
+    reads++;
     // biome-ignore lint/complexity/noThisInStatic: Node calls it with the socket as `this`.
     this[owner].received(readBuffer.subarray(0, nread));
     return true; // keep reading
@@ -224,8 +248,12 @@ export async function openLoopback<C extends FrameClient>(
   connectTo: (port: number) => C,
 ): Promise<Loopback<C>> {
   const server = createServer();
-  const accepted = new Promise<Socket>((resolve) => {
+  const accepted = new Promise<Socket>((resolve, reject) => {
+    server.on('error', reject);
+    setTimeout(() => reject(new Error('loopback: no connection in 5 s')), 5_000).unref();
     server.once('connection', (socket) => {
+      // A client gone mid-warm-up must not take the process with it.
+      socket.on('error', () => {});
       let head = '';
       const onData = (chunk: Buffer) => {
         head += chunk.toString('latin1');

@@ -1,5 +1,6 @@
 import type { LiveAnswer, LiveAnswerAck, LiveQuestionEvent } from '@hunch/contract';
-import { FrameClient, type Loopback, openLoopback, parseJsonOnce } from './frame-client';
+import { waitUntil } from './bench-util';
+import { FrameClient, type Loopback, openLoopback, parseJsonOnce, pollWithoutBlocking } from './frame-client';
 import type { FromWorker, HunchStart, ToWorker, WorkerReady, WorkerReport, WsStart } from './live-messages';
 import { answerDelay, answerFor, later } from './player-answers';
 import { type EventHandlers, ProtocolClient } from './protocol-client';
@@ -11,21 +12,8 @@ const send = (m: FromWorker) => process.send?.(m);
 // The parent gone (crashed, killed): nothing left to report to.
 process.on('disconnect', () => process.exit(0));
 
-/**
- * How often this process looks for what arrived. It never blocks in epoll_wait: on loopback, the
- * server's write(2) wakes a player process sleeping there, an interprocessor interrupt charged to
- * the server's core (sock_def_readable: 10–18 % of a question's broadcast in `perf`), a cost that
- * a real player's own machine pays. So the loop sleeps in a futex of its own between turns
- * (Atomics.wait; an immediate pending keeps libuv's poll from blocking) and takes everything that
- * came meanwhile in one turn. A receipt waits at most this long more. See docs/decisions/012.
- */
-const POLL_EVERY_MS = 0.5;
-const nap = new Int32Array(new SharedArrayBuffer(4));
-function pollLoop(): void {
-  Atomics.wait(nap, 0, 0, POLL_EVERY_MS);
-  setImmediate(pollLoop);
-}
-setImmediate(pollLoop);
+// Between turns with nothing read, nap instead of blocking in epoll_wait (see pollWithoutBlocking).
+pollWithoutBlocking();
 
 // This process's CPU per question received, over a window from each question's first receipt that
 // ends before any answer goes out: whether the players kept up with the server, or made the lag.
@@ -106,20 +94,21 @@ function countReceipt(records: ReceiptRecords, i: number): void {
   }, CPU_WINDOW_MS);
 }
 
-/** Set while a warm-up runs: receipts record into throwaway figures and send no answer. */
-let warming = false;
+/** What the warm-up player's receipts record into: figures thrown away (see warmUp). */
 let warmUpRecords = receiptRecords();
 const dropAnswer = (_answer: LiveAnswer) => {};
 
 /**
  * What a player does with a question, in both arms: records its fan-out from asked_at, picks an
  * answer, and sends it with `answerWith` after a delay drawn from `window`. The baseline's players
- * get the same questions as JSON, so both arms parse and handle the same thing.
+ * get the same questions as JSON, so both arms parse and handle the same thing. The warm-up player's
+ * (`warming`) record into figures thrown away and send no answer.
  */
 function receiveQuestion(
   q: LiveQuestionEvent,
   window: [number, number] | undefined,
   answerWith: (answer: LiveAnswer) => void,
+  warming: boolean,
 ): void {
   const receivedAt = Date.now();
   // i −1: the baseline server's first broadcast, which warms its send path up.
@@ -158,7 +147,12 @@ function hunchEvents(opts: HunchStart): EventHandlers {
     },
     question: (socket, payload) => {
       const q = payload as LiveQuestionEvent;
-      receiveQuestion(q, opts.answerWindows[q.i], (answer) => sendAnswer(socket, answer, opts.ackTimeoutMs));
+      receiveQuestion(
+        q,
+        opts.answerWindows[q.i],
+        (answer) => sendAnswer(socket, answer, opts.ackTimeoutMs),
+        socket === warmUpPlayer?.loopback.client,
+      );
     },
   };
 }
@@ -231,7 +225,7 @@ async function hunchPlayers(opts: HunchStart, events: EventHandlers): Promise<vo
  * broadcast: 21.8 µs of CPU per receipt in question 1 against 9.8 µs in question 2, in one run. So
  * before the first broadcast, and again after each forced GC (which throws optimized code away),
  * a player of each process receives the game's own question events, in both arms, recording into
- * figures thrown away (`warming`). It is a player of the arm's kind connected to a server of the
+ * figures thrown away (told apart by the player, never by time). It is a player of the arm's kind connected to a server of the
  * process's own (`openLoopback`), so the whole path runs, Node's socket reads included: warmed in
  * memory, past the reads, the GC before a question still threw away their code ("weak objects" in
  * --trace-deopt: onStreamRead, the stream's timers), which was recompiled during that question's
@@ -244,9 +238,11 @@ let warmUpPlayer:
   | { loopback: Loopback<FrameClient>; onTheWire: (q: LiveQuestionEvent) => string }
   | undefined;
 let warmUpQuestions: LiveQuestionEvent[] = [];
+/** How long a warm-up may take: well within the WORKER_GC_LEAD_MS before a broadcast. */
+const WARM_UP_WAIT_MS = 1_000;
 let warmUps = Promise.resolve();
 function warmUp(): Promise<void> {
-  // One at a time: a warm-up's receipts are told apart by `warming` alone.
+  // One at a time: each counts its own receipts.
   warmUps = warmUps.then(warmUpNow);
   return warmUps;
 }
@@ -254,33 +250,34 @@ async function warmUpNow(): Promise<void> {
   if (!warmUpPlayer || warmUpQuestions.length === 0) return;
   const { loopback, onTheWire } = warmUpPlayer;
   const texts = warmUpQuestions.map(onTheWire);
-  warming = true;
-  warmUpRecords = receiptRecords();
-  try {
-    // Each text in a run, as a broadcast brings it: the first decoded and parsed, the rest reused.
-    loopback.send(
-      Array.from({ length: WARM_UP_RECEIPTS }, (_, k) => texts[Math.floor(k / 50) % texts.length]!),
+  const records = receiptRecords();
+  warmUpRecords = records;
+  // Each text in a run, as a broadcast brings it: the first decoded and parsed, the rest reused.
+  loopback.send(
+    Array.from({ length: WARM_UP_RECEIPTS }, (_, k) => texts[Math.floor(k / 50) % texts.length]!),
+  );
+  if (!(await waitUntil(() => records.fanout.length >= WARM_UP_RECEIPTS, WARM_UP_WAIT_MS)))
+    console.warn(
+      `  warm-up: ${records.fanout.length} of ${WARM_UP_RECEIPTS} messages in ${WARM_UP_WAIT_MS} ms`,
     );
-    const end = Date.now() + 5_000;
-    while (warmUpRecords.fanout.length < WARM_UP_RECEIPTS && Date.now() < end)
-      await new Promise((r) => setTimeout(r, 5));
-  } finally {
-    warming = false;
-  }
 }
 
 /** A player of the baseline: the same questions as plain JSON, each answer echoed back at once. */
 class BaselinePlayer extends FrameClient {
+  /** `warming`: the process's warm-up player, which counts in no figure but those thrown away. */
   constructor(
     private readonly opts: WsStart,
     private readonly settled: () => void,
+    private readonly warming = false,
   ) {
     super({ url: opts.url, timeoutMs: opts.connectTimeoutMs });
   }
 
   protected override opened(): void {
-    stats.connected++;
-    stats.joined++;
+    if (!this.warming) {
+      stats.connected++;
+      stats.joined++;
+    }
     this.settled();
   }
 
@@ -291,12 +288,16 @@ class BaselinePlayer extends FrameClient {
       stats.ack.push(Date.now() - m.echo);
       return;
     }
-    receiveQuestion(m, this.opts.replyWindow, (answer) =>
-      this.sendText(JSON.stringify({ echo: Date.now(), ...answer })),
+    receiveQuestion(
+      m,
+      this.opts.replyWindow,
+      (answer) => this.sendText(JSON.stringify({ echo: Date.now(), ...answer })),
+      this.warming,
     );
   }
 
   protected override closed(reason: string, wasOpen: boolean): void {
+    if (this.warming) return;
     if (wasOpen) {
       bump(stats.disconnects, reason);
       return;
@@ -305,12 +306,6 @@ class BaselinePlayer extends FrameClient {
     bump(stats.errors, `connect: ${reason}`);
     this.settled();
   }
-}
-
-/** The baseline's warm-up player: it counts in no figure but those thrown away. */
-class WarmUpBaselinePlayer extends BaselinePlayer {
-  protected override opened(): void {}
-  protected override closed(): void {}
 }
 
 /** Opens this process's warm-up player, of the arm's kind, on a loopback server (see warmUp). */
@@ -330,7 +325,7 @@ async function openWarmUpPlayer(m: HunchStart | WsStart, events: EventHandlers):
     warmUpPlayer = { loopback, onTheWire: (q) => `42${nsp},${JSON.stringify(['question', q])}` };
   } else {
     const loopback = await openLoopback<FrameClient>(
-      (port) => new WarmUpBaselinePlayer({ ...m, url: `ws://127.0.0.1:${port}/` }, () => {}),
+      (port) => new BaselinePlayer({ ...m, url: `ws://127.0.0.1:${port}/` }, () => {}, true),
     );
     warmUpPlayer = { loopback, onTheWire: (q) => JSON.stringify(q) };
   }
@@ -374,8 +369,7 @@ async function start(m: HunchStart | WsStart) {
 }
 
 async function report(waitMs: number) {
-  const end = Date.now() + waitMs;
-  while (pendingAnswers > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  await waitUntil(() => pendingAnswers <= 0, waitMs, 100);
   const { connected: _c, failed: _f, errors: _e, ...rest } = stats;
   const { cpuWindows: _w, ...received } = receipts;
   const r: WorkerReport = { type: 'report', ...rest, ...received };

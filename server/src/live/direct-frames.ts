@@ -138,23 +138,24 @@ export function idleDescriptor(tcp: TcpSocket): number {
 }
 
 /**
- * Writes a frame with one write(2) on `fd` (from idleDescriptor, in the same turn of the event
- * loop), without the stream's per-write request, callback and tick; with -1, or for whatever the
+ * Writes a frame with one write(2) on `fd` (from idleDescriptor, with nothing written to the stream
+ * since), without the stream's per-write request, callback and tick; with -1, or for whatever the
  * kernel does not take at once (a full buffer, an error), through the stream as usual, in order,
- * which also reports errors the usual way.
+ * which also reports errors the usual way. Whether it was all written directly.
  */
-export function writeFrameTo(tcp: TcpSocket, fd: number, frame: Buffer): void {
+export function writeFrameTo(tcp: TcpSocket, fd: number, frame: Buffer): boolean {
   let rest = frame;
   if (fd >= 0) {
     try {
       const written = writeSync(fd, frame);
-      if (written === frame.length) return;
+      if (written === frame.length) return true;
       rest = frame.subarray(written);
     } catch {
       // EAGAIN (buffer full) or a broken connection: the stream takes it from here.
     }
   }
   tcp.write(rest);
+  return false;
 }
 
 /** Writes a frame to a TCP stream: directly when it is idle, otherwise through the stream. */

@@ -8,6 +8,7 @@ import {
   directStream,
   encodeEventFrame,
   idleDescriptor,
+  writeFrame,
   writeFrameTo,
 } from './direct-frames';
 
@@ -191,6 +192,7 @@ export class SlicedBroadcaster {
     const perSlice = Math.ceil(here.length / BROADCAST_SLICES);
     const streams: TcpSocket[] = [];
     const fds: number[] = [];
+    const viaSocketIo: SliceMember[] = [];
     for (let k = 0; k < BROADCAST_SLICES; k++) {
       if (k > 0) await nextTurn();
       const s = performance.now();
@@ -205,25 +207,32 @@ export class SlicedBroadcaster {
       // Two passes: first every socket's state, then the writes. Each write(2) sends the kernel
       // through both ends' TCP stacks on loopback and evicts the socket objects from the caches, so
       // reading them between writes missed the cache at every step (the broadcast's JavaScript was
-      // ~12 % of its time, in `perf`); read in a run of their own, the reads overlap. Nothing runs
-      // between the passes, so a socket found idle is still idle at its write.
+      // ~12 % of its time, in `perf`); read in a run of their own, the reads overlap. Nothing is
+      // written to any of these streams between a socket's check and its write: the sockets
+      // socket.io carries get theirs after, and once a write falls back to a stream (a full
+      // buffer), the rest are checked again at their write (two sockets may share a stream).
       const end = Math.min(here.length, (k + 1) * perSlice);
       streams.length = 0;
       fds.length = 0;
+      viaSocketIo.length = 0;
       for (let j = k * perSlice; j < end; j++) {
         const socket = here[j]!;
         const tcp = directStream(socket);
         if (tcp) {
           streams.push(tcp);
           fds.push(idleDescriptor(tcp));
-        } else {
-          for (const e of batch) emitThrough(socket, e);
-          queued++;
-        }
+        } else viaSocketIo.push(socket);
       }
       // All of the slice's events in one write (game_start and countdown).
-      for (let j = 0; j < streams.length; j++) writeFrameTo(streams[j]!, fds[j]!, frame);
+      let checked = true;
+      for (let j = 0; j < streams.length; j++) {
+        const tcp = streams[j]!;
+        if (checked) checked = writeFrameTo(tcp, fds[j]!, frame);
+        else writeFrame(tcp, frame);
+      }
+      for (const socket of viaSocketIo) for (const e of batch) emitThrough(socket, e);
       direct += streams.length;
+      queued += viaSocketIo.length;
       sendMs += performance.now() - s;
     }
     this.record({ gameId, event: label, at, sendMs, totalMs: performance.now() - t0, direct, queued });

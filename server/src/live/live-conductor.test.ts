@@ -128,12 +128,12 @@ describe('the conductor, before each step', () => {
       );
       await conductor.stop();
       // game_start, the question, game_complete; each one prepared for once, on time (timers may
-      // run late, never early). The first claim comes within a second of the start.
+      // run late, and early only by a turn of the event loop). The first claim comes within a second of the start.
       const steps = [0, 1, 2].map((k) => stepAt(info!.schedule, k));
       expect(steps[0]! - startedAt).toBeGreaterThan(STEP_PREPARE_MS + 1_000);
       expect(prepared).toHaveLength(steps.length);
       for (const [k, at] of steps.entries()) {
-        expect(prepared[k]! - (at - STEP_PREPARE_MS)).toBeGreaterThanOrEqual(-5);
+        expect(prepared[k]! - (at - STEP_PREPARE_MS)).toBeGreaterThanOrEqual(-25);
         expect(prepared[k]! - (at - STEP_PREPARE_MS)).toBeLessThan(250);
       }
     } finally {

@@ -22,6 +22,8 @@ interface Held {
   timer?: NodeJS.Timeout;
   /** Runs `beforeStep` STEP_PREPARE_MS before the next step. */
   prepare?: NodeJS.Timeout;
+  /** The step last prepared for (once each, though the claim tick re-arms the timers). */
+  preparedFor?: number;
   /**
    * Taken over from another process: its last step may have reached only some slices (it died
    * mid-broadcast), so that step is sent again if it is still the current one.
@@ -65,11 +67,12 @@ export class LiveConductor {
     clearInterval(this.timer);
     await this.ticking;
     for (const h of this.held.values()) this.clearTimers(h);
+    // Forgotten before the await, so that an advance still running arms nothing (see advanceNow).
+    this.held.clear();
     // Hand the leases back so another process takes over at once, not at expiry.
     await this.ctx.db
       .query('UPDATE live_games SET holder = NULL, lease_until = NULL WHERE holder = $1', [this.id])
       .catch(() => undefined);
-    this.held.clear();
   }
 
   tick(): Promise<void> {
@@ -165,12 +168,25 @@ export class LiveConductor {
         return;
       }
     }
+    // Let go, stopped or taken over again meanwhile: another Held (or none) is in charge now.
+    if (this.held.get(gameId) !== held) return;
     const next = stepAt(info.schedule, held.step + 1);
     this.clearTimers(held);
     held.timer = setTimeout(() => void this.advance(gameId).catch(() => undefined), Math.max(0, next - now));
     held.timer.unref();
-    if (next - now > STEP_PREPARE_MS) {
-      held.prepare = setTimeout(this.beforeStep, next - now - STEP_PREPARE_MS);
+    const upcoming = held.step + 1;
+    if (next - now > STEP_PREPARE_MS && held.preparedFor !== upcoming) {
+      held.prepare = setTimeout(
+        () => {
+          held.preparedFor = upcoming;
+          try {
+            this.beforeStep();
+          } catch (err) {
+            console.error(`live conductor: preparing step ${upcoming} of game ${gameId} failed: ${err}`);
+          }
+        },
+        next - now - STEP_PREPARE_MS,
+      );
       held.prepare.unref();
     }
   }
