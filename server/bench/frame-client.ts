@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { connect, createServer, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 
 // The WebSocket client of the live benchmark's simulated players, in both arms: RFC 6455 over a
 // bare TCP socket, only what a player of these servers needs (text messages, ping, close).
