@@ -225,12 +225,13 @@ async function hunchPlayers(opts: HunchStart, events: EventHandlers): Promise<vo
  * broadcast: 21.8 µs of CPU per receipt in question 1 against 9.8 µs in question 2, in one run. So
  * before the first broadcast, and again after each forced GC (which throws optimized code away),
  * a player of each process receives the game's own question events, in both arms, recording into
- * figures thrown away (told apart by the player, never by time). It is a player of the arm's kind connected to a server of the
- * process's own (`openLoopback`), so the whole path runs, Node's socket reads included: warmed in
- * memory, past the reads, the GC before a question still threw away their code ("weak objects" in
- * --trace-deopt: onStreamRead, the stream's timers), which was recompiled during that question's
- * receipts. Warmed up on a question of another shape (no image, no slider), the socket.io players'
- * first questions spent their time remapping parsed objects and recompiling.
+ * figures thrown away (told apart by the player, never by time). It is a player of the arm's kind
+ * connected to a server of the process's own (`openLoopback`), so the whole path runs, Node's
+ * socket reads included: warmed in memory, past the reads, the GC before a question still threw
+ * away their code ("weak objects" in --trace-deopt: onStreamRead, the stream's timers), which was
+ * recompiled during that question's receipts. Warmed up on a question of another shape (no image,
+ * no slider), the socket.io players' first questions spent their time remapping parsed objects and
+ * recompiling.
  */
 const WARM_UP_RECEIPTS = 2_000;
 /** The warm-up's player of this process, and a question event as its server's message text. */
