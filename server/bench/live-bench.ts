@@ -5,6 +5,7 @@ import { openPostgres } from '../src/db/postgres';
 import { BROADCAST_SLICES } from '../src/live/live-broadcast';
 import { questionEvent } from '../src/live/live-events';
 import { LiveScheduleCache } from '../src/live/live-schedule';
+import { answerRows } from './answer-rows';
 import {
   canRaiseFdLimit,
   cpuLine,
@@ -26,6 +27,7 @@ import {
   summarize,
   triple,
 } from './bench-util';
+import { DiskFlushProbe, databaseIsLocal } from './disk-flush-probe';
 import { printBaseline, printComparison, receiptCpu, runBaseline } from './live-baseline';
 import { BURST_WINDOW, type ToWorker } from './live-messages';
 import {
@@ -133,6 +135,8 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
 
     const database = await createDatabase('hunch_bench_live');
     res.dropDb = database.drop;
+    const probe = databaseIsLocal(database.url) ? await DiskFlushProbe.start() : undefined;
+    if (probe) res.stops.push(() => probe.stop());
     const server = await startServer(res, database.url, fdNeed, opts.serverProfileDir);
     console.log(
       `  server pid ${server.child.pid} at ${server.url}, database ${new URL(database.url).pathname.slice(1)}`,
@@ -266,6 +270,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const { broadcasts, batches, gcs, answerPaths } = await serverRecords(server.url);
     await closeWorkers(pool);
     await stopChild(server.child, 5_000);
+    await probe?.stop();
 
     // The spec's fan-out runs from the server's emit: each question's broadcast record says when
     // its first slice went out, relative to the asked_at the clients measured against.
@@ -353,16 +358,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
           `${triple(fromAskedAt)}  (what a player loses of the clock)`,
         ],
         ['answer ack latency p50 / p99', `${fmtMs(ack.p50)} / ${fmtMs(ack.p99)}  (max ${fmtMs(ack.max)})`],
-        ...ANSWER_WINDOWS.map(([from, to], i): [string, string] => {
-          const a = summarize(reports.flatMap((r) => r.ackByQuestion[i] ?? []));
-          const mine = batches.filter((b) => b.at >= asked[i]! && b.at < (asked[i + 1] ?? Number.MAX_VALUE));
-          const size = summarize(mine.map((b) => b.answers));
-          const took = summarize(mine.map((b) => b.ms));
-          return [
-            `  question ${i + 1} p50 / p99 / max`,
-            `${triple(a)}  (${a.n} answers sent ${from / 1000}–${to / 1000} s after receipt; ${mine.length} INSERTs of ${size.p50}/${size.max} answers p50/max taking ${fmtMs(took.p50)}/${fmtMs(took.max)})`,
-          ];
-        }),
+        ...answerRows(reports, batches, asked, ANSWER_WINDOWS, probe),
         [
           'server CPU per answer in the burst',
           `${Math.round((burstCpu * 1e6) / Math.max(1, burstAck.n))} µs  (${(burstCpu * 1000).toFixed(0)} ms of CPU for the last question's ${burstAck.n} answers)`,

@@ -93,12 +93,15 @@ export class Resources {
   dropDb: (() => Promise<void>) | undefined;
   dirs: string[] = [];
   db: Db | undefined;
+  /** Anything else to stop on release (the disk flush probe). */
+  stops: (() => Promise<void>)[] = [];
   private released = false;
 
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
     await Promise.all(this.children.map((c) => stopChild(c, 3_000)));
+    await Promise.all(this.stops.map((stop) => stop().catch(() => undefined)));
     await this.db?.close().catch(() => undefined);
     await this.dropDb?.().catch((err) => console.error(`could not drop the bench database: ${err}`));
     for (const d of this.dirs) await rm(d, { recursive: true, force: true });

@@ -1,0 +1,45 @@
+import type { BatchRecord } from '../src/live/answer-batcher';
+import { fmtMs, summarize, triple } from './bench-util';
+import { type DiskFlushProbe, STALL_MS } from './disk-flush-probe';
+import type { WorkerReport } from './live-messages';
+
+/**
+ * The live table's rows for each question's answers: their acknowledgements, the INSERTs that
+ * stored them, and the disk's flushes meanwhile (a stall there delays every acknowledgement
+ * behind it, whatever the server does).
+ */
+export function answerRows(
+  reports: WorkerReport[],
+  batches: BatchRecord[],
+  asked: number[],
+  windows: [number, number][],
+  probe: DiskFlushProbe | undefined,
+): [string, string][] {
+  // A question's answers, and the INSERTs that store them, come before the next question.
+  const spanOf = (i: number): [number, number] => [asked[i]!, asked[i + 1] ?? Number.MAX_VALUE];
+  const rows = windows.map(([from, to], i): [string, string] => {
+    const a = summarize(reports.flatMap((r) => r.ackByQuestion[i] ?? []));
+    const [start, end] = spanOf(i);
+    const mine = batches.filter((b) => b.at >= start && b.at < end);
+    const size = summarize(mine.map((b) => b.answers));
+    const took = summarize(mine.map((b) => b.ms));
+    return [
+      `  question ${i + 1} p50 / p99 / max`,
+      `${triple(a)}  (${a.n} answers sent ${from / 1000}–${to / 1000} s after receipt; ${mine.length} INSERTs of ${size.p50}/${size.max} answers p50/max taking ${fmtMs(took.p50)}/${fmtMs(took.max)})`,
+    ];
+  });
+  if (!probe) {
+    return [...rows, ['  disk flushes while answers came in', 'not probed (PostgreSQL runs elsewhere)']];
+  }
+  // From a question's first answer to its last acknowledgement: 1 s after it was asked until the
+  // end of its window plus the acknowledgement timeout's worth is more than enough.
+  const flushes = windows.map(([, to], i) => probe.during(asked[i]! + 1_000, asked[i]! + to + 1_000));
+  const stalls = flushes.reduce((n, f) => n + f.stalls, 0);
+  return [
+    ...rows,
+    [
+      '  disk flushes while answers came in',
+      `max ${flushes.map((f) => fmtMs(f.max)).join(', ')} by question; ${stalls} of ${flushes.reduce((n, f) => n + f.n, 0)} took ≥ ${STALL_MS} ms  (probe: 8 KB + fdatasync every 50 ms, this machine's temp dir)`,
+    ],
+  ];
+}
