@@ -1,39 +1,41 @@
+import type { GcRecord } from '../src/http/bench-metrics';
 import type { BatchRecord } from '../src/live/answer-batcher';
-import { fmtMs, summarize, triple } from './bench-util';
+import { fmtMs, gcDuring, summarize, triple } from './bench-util';
 import { type DiskFlushProbe, STALL_MS } from './disk-flush-probe';
 import type { WorkerReport } from './live-messages';
 
 /**
  * The live table's rows for each question's answers: their acknowledgements, the INSERTs that
- * stored them, and the disk's flushes meanwhile (a stall there delays every acknowledgement
- * behind it, whatever the server does).
+ * stored them, the server's collections and the disk's flushes meanwhile (a stall in either
+ * delays every acknowledgement behind it).
  */
 export function answerRows(
   reports: WorkerReport[],
-  batches: BatchRecord[],
+  server: { batches: BatchRecord[]; gcs: GcRecord[] },
   asked: number[],
   windows: [number, number][],
-  probe: DiskFlushProbe | undefined,
+  probe: Pick<DiskFlushProbe, 'during'> | undefined,
 ): [string, string][] {
   // A question's answers, and the INSERTs that store them, come before the next question.
   const spanOf = (i: number): [number, number] => [asked[i]!, asked[i + 1] ?? Number.MAX_VALUE];
+  // From a question's first answer to its last acknowledgement: answers start 1 s after it was
+  // asked, and a second after the end of its window every acknowledgement is long back.
+  const answering = windows.map(([, to], i): [number, number] => [asked[i]! + 1_000, asked[i]! + to + 1_000]);
   const rows = windows.map(([from, to], i): [string, string] => {
     const a = summarize(reports.flatMap((r) => r.ackByQuestion[i] ?? []));
     const [start, end] = spanOf(i);
-    const mine = batches.filter((b) => b.at >= start && b.at < end);
+    const mine = server.batches.filter((b) => b.at >= start && b.at < end);
     const size = summarize(mine.map((b) => b.answers));
     const took = summarize(mine.map((b) => b.ms));
     return [
       `  question ${i + 1} p50 / p99 / max`,
-      `${triple(a)}  (${a.n} answers sent ${from / 1000}–${to / 1000} s after receipt; ${mine.length} INSERTs of ${size.p50}/${size.max} answers p50/max taking ${fmtMs(took.p50)}/${fmtMs(took.max)})`,
+      `${triple(a)}  (${a.n} answers sent ${from / 1000}–${to / 1000} s after receipt; ${mine.length} INSERTs of ${size.p50}/${size.max} answers p50/max taking ${fmtMs(took.p50)}/${fmtMs(took.max)}; ${gcDuring(server.gcs, ...answering[i]!)})`,
     ];
   });
   if (!probe) {
     return [...rows, ['  disk flushes while answers came in', 'not probed (PostgreSQL runs elsewhere)']];
   }
-  // From a question's first answer to its last acknowledgement: 1 s after it was asked until the
-  // end of its window plus the acknowledgement timeout's worth is more than enough.
-  const flushes = windows.map(([, to], i) => probe.during(asked[i]! + 1_000, asked[i]! + to + 1_000));
+  const flushes = answering.map(([from, to]) => probe.during(from, to));
   const stalls = flushes.reduce((n, f) => n + f.stalls, 0);
   return [
     ...rows,

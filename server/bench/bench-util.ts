@@ -237,7 +237,8 @@ export function cpuLine(
 
 /**
  * The server's garbage collections that overlap [from, to] (epoch ms), as "GC: 1 minor, 12 ms"
- * (each collection's whole pause, also the part outside the window).
+ * or "GC: 9 minor, 1 major, 60 ms, longest 25 ms" (each collection's whole pause, also the part
+ * outside the window).
  */
 export function gcDuring(gcs: GcRecord[], from: number, to: number): string {
   // The server keeps the latest collections only: a full log that starts later says nothing.
@@ -247,5 +248,7 @@ export function gcDuring(gcs: GcRecord[], from: number, to: number): string {
   const kinds = new Map<GcRecord['kind'], number>();
   for (const g of overlapping) kinds.set(g.kind, (kinds.get(g.kind) ?? 0) + 1);
   const ms = overlapping.reduce((a, g) => a + g.ms, 0);
-  return `GC: ${[...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ')}, ${fmtMs(ms)}`;
+  const longest =
+    overlapping.length > 1 ? `, longest ${fmtMs(Math.max(...overlapping.map((g) => g.ms)))}` : '';
+  return `GC: ${[...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ')}, ${fmtMs(ms)}${longest}`;
 }

@@ -358,7 +358,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
           `${triple(fromAskedAt)}  (what a player loses of the clock)`,
         ],
         ['answer ack latency p50 / p99', `${fmtMs(ack.p50)} / ${fmtMs(ack.p99)}  (max ${fmtMs(ack.max)})`],
-        ...answerRows(reports, batches, asked, ANSWER_WINDOWS, probe),
+        ...answerRows(reports, { batches, gcs }, asked, ANSWER_WINDOWS, probe),
         [
           'server CPU per answer in the burst',
           `${Math.round((burstCpu * 1e6) / Math.max(1, burstAck.n))} µs  (${(burstCpu * 1000).toFixed(0)} ms of CPU for the last question's ${burstAck.n} answers)`,
