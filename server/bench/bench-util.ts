@@ -75,6 +75,20 @@ export function canRaiseFdLimit(want: number): boolean {
   }
 }
 
+/** Prints the open-file limits against what `sockets` connections need; warns if they cannot be met. */
+export function reportFdLimits(fdNeed: number, sockets: number): void {
+  const fd = fdLimits();
+  const raisable = fd.hard >= fdNeed || canRaiseFdLimit(fdNeed);
+  console.log(
+    `  open files: ulimit -n soft ${fd.soft}, hard ${fd.hard}; the server process needs ~${fdNeed} (${sockets} sockets, ~${2 * sockets} fds on this machine in all)`,
+  );
+  if (!raisable) {
+    console.warn(
+      `  WARNING: the open-file limit (${fd.hard}) is below ${fdNeed} and cannot be raised here: connections beyond it will fail (EMFILE). Raise it (ulimit -n ${fdNeed}) and rerun.`,
+    );
+  }
+}
+
 export interface SpawnNodeOptions {
   env?: NodeJS.ProcessEnv;
   /** Raise the open-file limit of the child to this many (through bash's ulimit) when above ours. */
@@ -149,6 +163,21 @@ export function postgresCpuSince(before: Map<number, number>): number {
   let sum = 0;
   for (const [pid, cpu] of postgresCpu()) sum += cpu - (before.get(pid) ?? 0);
   return sum;
+}
+
+/**
+ * The share of the machine's CPU time other processes used over `ms` (0–1): other load skews
+ * every figure a benchmark takes. This process's own (idle) time is not counted.
+ */
+export async function otherLoadOver(ms: number): Promise<number> {
+  const before = machineCpu();
+  const self0 = process.cpuUsage();
+  await sleep(ms);
+  const after = machineCpu();
+  const self = process.cpuUsage(self0);
+  // Jiffies are 1/100 s.
+  const selfJiffies = (self.user + self.system) / 10_000;
+  return Math.max(0, after.busy - before.busy - selfJiffies) / Math.max(1, after.total - before.total);
 }
 
 export interface MachineCpu {

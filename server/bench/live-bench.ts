@@ -7,21 +7,21 @@ import { questionEvent } from '../src/live/live-events';
 import { LiveScheduleCache } from '../src/live/live-schedule';
 import { answerRows } from './answer-rows';
 import {
-  canRaiseFdLimit,
   cpuLine,
   cpuSeconds,
   createDatabase,
   describeCounts,
-  fdLimits,
   fmtMb,
   fmtMs,
   gcDuring,
   machineCpu,
   machineShare,
   merge,
+  otherLoadOver,
   postgresCpu,
   postgresCpuSince,
   printTable,
+  reportFdLimits,
   sleep,
   stopChild,
   summarize,
@@ -36,6 +36,7 @@ import {
   collectWorkerGarbage,
   firstOf,
   metrics,
+  placeDatabaseBackends,
   Resources,
   serverRecords,
   share,
@@ -101,33 +102,16 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     console.log(`\n== live: ${n} players in ${k} client processes, 4 questions × ${QUESTION_SECS} s ==`);
     console.log(
       res.placement.server
-        ? `  CPUs: server (and the bare-ws baseline server) on ${res.placement.server}, players on ${res.placement.clients}, PostgreSQL anywhere`
+        ? `  CPUs: server (and the bare-ws baseline server) on ${res.placement.server}, players and (when it runs here) this database's PostgreSQL backends on ${res.placement.clients}`
         : '  CPUs: server, players and PostgreSQL share every core',
     );
 
     // Every socket is a file descriptor at both ends: the server holds n, each worker n/k.
     const fdNeed = n + 1_024;
-    const fd = fdLimits();
-    const raisable = fd.hard >= fdNeed || canRaiseFdLimit(fdNeed);
-    console.log(
-      `  open files: ulimit -n soft ${fd.soft}, hard ${fd.hard}; the server process needs ~${fdNeed} (${n} sockets, ~${2 * n} fds on this machine in all)`,
-    );
-    if (!raisable) {
-      console.warn(
-        `  WARNING: the open-file limit (${fd.hard}) is below ${fdNeed} and cannot be raised here: connections beyond it will fail (EMFILE). Raise it (ulimit -n ${fdNeed}) and rerun.`,
-      );
-    }
+    reportFdLimits(fdNeed, n);
 
     // The machine may be shared: other load skews every figure below, so measure it first.
-    const idle0 = machineCpu();
-    const self0 = process.cpuUsage();
-    await sleep(2_000);
-    const idle1 = machineCpu();
-    const self = process.cpuUsage(self0);
-    // Jiffies are 1/100 s; our own (idle) process is not "other load".
-    const selfJiffies = (self.user + self.system) / 10_000;
-    const otherLoad =
-      Math.max(0, idle1.busy - idle0.busy - selfJiffies) / Math.max(1, idle1.total - idle0.total);
+    const otherLoad = await otherLoadOver(2_000);
     console.log(`  machine CPU busy before the run (other load): ${(otherLoad * 100).toFixed(0)} %`);
     if (otherLoad > 0.15) {
       console.warn('  WARNING: other processes keep this machine busy; latencies will be inflated by them.');
@@ -135,7 +119,8 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
 
     const database = await createDatabase('hunch_bench_live');
     res.dropDb = database.drop;
-    const probe = databaseIsLocal(database.url) ? await DiskFlushProbe.start() : undefined;
+    const local = databaseIsLocal(database.url);
+    const probe = local ? await DiskFlushProbe.start() : undefined;
     if (probe) res.stops.push(() => probe.stop());
     const server = await startServer(res, database.url, fdNeed, opts.serverProfileDir);
     console.log(
@@ -143,6 +128,9 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     );
     const db = await openPostgres(database.url, { max: 2 });
     res.db = db;
+    // PostgreSQL on the players' CPUs, as they are, when it runs here (placeDatabaseBackends).
+    const placeBackends = async () =>
+      local && res.placement.clients ? placeDatabaseBackends(db, res.placement.clients) : undefined;
     const tokenPrefix = `${randomBytes(16).toString('hex')}_`;
     const tSeed = Date.now();
     const { gameId } = await seedLiveGame(db, n, tokenPrefix, QUESTION_SECS);
@@ -206,6 +194,13 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const connectErrors: Record<string, number> = {};
     for (const r of pool.ready) merge(connectErrors, r.errors);
     const withPlayers = await metrics(server.url, { gc: true, reset: true });
+    // The server's pool has opened its connections by now, under the joins' load.
+    const placed = await placeBackends();
+    if (placed) {
+      console.log(
+        `  PostgreSQL: ${placed.placed} backends of this database moved to CPU ${res.placement.clients}${placed.failed ? ` (${placed.failed} could not be moved)` : ''}`,
+      );
+    }
     if (joined < n)
       console.warn(`  WARNING: only ${joined} of ${n} players are in the lobby before the start`);
     console.log(
@@ -231,6 +226,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
       setTimeout(() => collectWorkerGarbage(pool), a - WORKER_GC_LEAD_MS - Date.now()),
     );
     await sleep(asked[0]! - 1_500 - Date.now());
+    await placeBackends(); // any connection opened since
     // No GC here: one this close to the first question was still sweeping through its broadcast.
     await metrics(server.url, { reset: true });
     const q0 = Date.now();
