@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { GC_LOG_SIZE, type GcRecord } from '../src/http/bench-metrics';
@@ -261,7 +261,7 @@ export function cpuLine(
   machine: { busy: number; steal: number },
   wallMs: number,
 ): string {
-  return `server ${pct(server, wallMs)}, client workers ${workers.map((w) => pct(w, wallMs)).join(' + ')}, postgres ${pct(postgres, wallMs)} (of one core); machine ${(machine.busy * 100).toFixed(0)} % of ${availableParallelism()} cores busy, ${(machine.steal * 100).toFixed(1)} % stolen by the hypervisor`;
+  return `server ${pct(server, wallMs)}, client workers ${workers.map((w) => pct(w, wallMs)).join(' + ')}, postgres ${pct(postgres, wallMs)} (of one core); machine ${(machine.busy * 100).toFixed(0)} % of ${cpus().length} cores busy, ${(machine.steal * 100).toFixed(1)} % stolen by the hypervisor`;
 }
 
 /**

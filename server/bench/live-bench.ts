@@ -27,7 +27,7 @@ import {
   summarize,
   triple,
 } from './bench-util';
-import { DiskFlushProbe, databaseIsLocal } from './disk-flush-probe';
+import { databaseIsLocal, probeDiskOf } from './disk-flush-probe';
 import { printBaseline, printComparison, receiptCpu, runBaseline } from './live-baseline';
 import { BURST_WINDOW, type ToWorker } from './live-messages';
 import {
@@ -37,6 +37,7 @@ import {
   firstOf,
   metrics,
   placeDatabaseBackends,
+  placeSelf,
   Resources,
   serverRecords,
   share,
@@ -102,9 +103,15 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     console.log(`\n== live: ${n} players in ${k} client processes, 4 questions × ${QUESTION_SECS} s ==`);
     console.log(
       res.placement.server
-        ? `  CPUs: server (and the bare-ws baseline server) on ${res.placement.server}, players and (when it runs here) this database's PostgreSQL backends on ${res.placement.clients}`
+        ? `  CPUs: server (and the bare-ws baseline server) on ${res.placement.server}, players, this process and (when they can be moved) this database's PostgreSQL backends on ${res.placement.clients}`
         : '  CPUs: server, players and PostgreSQL share every core',
     );
+    // This process too: its timers, its probe's flushes and its reading of reports.
+    if (res.placement.clients) {
+      await placeSelf(res.placement.clients).catch((err) =>
+        console.warn(`  could not move the benchmark's own process off the server's CPU: ${err}`),
+      );
+    }
 
     // Every socket is a file descriptor at both ends: the server holds n, each worker n/k.
     const fdNeed = n + 1_024;
@@ -119,18 +126,19 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
 
     const database = await createDatabase('hunch_bench_live');
     res.dropDb = database.drop;
-    const local = databaseIsLocal(database.url);
-    const probe = local ? await DiskFlushProbe.start() : undefined;
-    if (probe) res.stops.push(() => probe.stop());
     const server = await startServer(res, database.url, fdNeed, opts.serverProfileDir);
     console.log(
       `  server pid ${server.child.pid} at ${server.url}, database ${new URL(database.url).pathname.slice(1)}`,
     );
     const db = await openPostgres(database.url, { max: 2 });
     res.db = db;
+    const probe = await probeDiskOf(db, database.url);
+    if (typeof probe !== 'string') res.stops.push(() => probe.stop());
     // PostgreSQL on the players' CPUs, as they are, when it runs here (placeDatabaseBackends).
-    const placeBackends = async () =>
-      local && res.placement.clients ? placeDatabaseBackends(db, res.placement.clients) : undefined;
+    const placeBackends = (when: string) =>
+      databaseIsLocal(database.url) && res.placement.clients
+        ? placeDatabaseBackends(db, res.placement.clients, when)
+        : Promise.resolve();
     const tokenPrefix = `${randomBytes(16).toString('hex')}_`;
     const tSeed = Date.now();
     const { gameId } = await seedLiveGame(db, n, tokenPrefix, QUESTION_SECS);
@@ -195,12 +203,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     for (const r of pool.ready) merge(connectErrors, r.errors);
     const withPlayers = await metrics(server.url, { gc: true, reset: true });
     // The server's pool has opened its connections by now, under the joins' load.
-    const placed = await placeBackends();
-    if (placed) {
-      console.log(
-        `  PostgreSQL: ${placed.placed} backends of this database moved to CPU ${res.placement.clients}${placed.failed ? ` (${placed.failed} could not be moved)` : ''}`,
-      );
-    }
+    await placeBackends('with the players in');
     if (joined < n)
       console.warn(`  WARNING: only ${joined} of ${n} players are in the lobby before the start`);
     console.log(
@@ -225,8 +228,12 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const gcTimers = asked.map((a) =>
       setTimeout(() => collectWorkerGarbage(pool), a - WORKER_GC_LEAD_MS - Date.now()),
     );
+    // The server's pool closes connections idle for 10 s and opens new ones under load: the new
+    // ones are moved before each question.
+    const placeTimers = asked.map((a, i) =>
+      setTimeout(() => void placeBackends(`before question ${i + 1}`), a - 1_500 - Date.now()),
+    );
     await sleep(asked[0]! - 1_500 - Date.now());
-    await placeBackends(); // any connection opened since
     // No GC here: one this close to the first question was still sweeping through its broadcast.
     await metrics(server.url, { reset: true });
     const q0 = Date.now();
@@ -251,7 +258,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const machineQuestions = machineShare(cpu0.machine, machine1);
 
     await sleep(liveEndsAt(schedule) + 1_500 - Date.now());
-    for (const t of gcTimers) clearTimeout(t);
+    for (const t of [...gcTimers, ...placeTimers]) clearTimeout(t);
     const reports = await collectReports(pool, ACK_TIMEOUT_MS);
     const { rows } = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM answers a JOIN participations p ON p.id = a.participation_id WHERE p.game_id = $1',
@@ -266,7 +273,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const { broadcasts, batches, gcs, answerPaths } = await serverRecords(server.url);
     await closeWorkers(pool);
     await stopChild(server.child, 5_000);
-    await probe?.stop();
+    if (typeof probe !== 'string') await probe.stop();
 
     // The spec's fan-out runs from the server's emit: each question's broadcast record says when
     // its first slice went out, relative to the asked_at the clients measured against.
@@ -314,7 +321,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const heapPerPlayer = (withPlayers.heapUsed - before.heapUsed) / Math.max(1, connected);
     const expectedReceipts = joinedAtEnd * 4;
     printTable(
-      `Live game: ${n} players, ${k} client processes, ${availableParallelism()} CPU cores, ${res.placement.server ? `server on core ${res.placement.server}` : 'shared by all'} (hunch = socket.io server, PostgreSQL)`,
+      `Live game: ${n} players, ${k} client processes, ${cpus} CPU cores, ${res.placement.server ? `server on core ${res.placement.server}` : 'shared by all'} (hunch = socket.io server, PostgreSQL)`,
       [
         ['players connected', `${connected} / ${n}`],
         [
