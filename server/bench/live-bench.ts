@@ -27,7 +27,7 @@ import {
   summarize,
   triple,
 } from './bench-util';
-import { databaseIsLocal, probeDiskOf } from './disk-flush-probe';
+import { probeDiskOf } from './disk-flush-probe';
 import { printBaseline, printComparison, receiptCpu, runBaseline } from './live-baseline';
 import { BURST_WINDOW, type ToWorker } from './live-messages';
 import {
@@ -36,8 +36,6 @@ import {
   collectWorkerGarbage,
   firstOf,
   metrics,
-  placeDatabaseBackends,
-  placeSelf,
   Resources,
   serverRecords,
   share,
@@ -103,15 +101,9 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     console.log(`\n== live: ${n} players in ${k} client processes, 4 questions × ${QUESTION_SECS} s ==`);
     console.log(
       res.placement.server
-        ? `  CPUs: server (and the bare-ws baseline server) on ${res.placement.server}, players, this process and (when they can be moved) this database's PostgreSQL backends on ${res.placement.clients}`
+        ? `  CPUs: server (and the bare-ws baseline server) on ${res.placement.server}, players on ${res.placement.clients}, PostgreSQL anywhere`
         : '  CPUs: server, players and PostgreSQL share every core',
     );
-    // This process too: its timers, its probe's flushes and its reading of reports.
-    if (res.placement.clients) {
-      await placeSelf(res.placement.clients).catch((err) =>
-        console.warn(`  could not move the benchmark's own process off the server's CPU: ${err}`),
-      );
-    }
 
     // Every socket is a file descriptor at both ends: the server holds n, each worker n/k.
     const fdNeed = n + 1_024;
@@ -134,11 +126,6 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     res.db = db;
     const probe = await probeDiskOf(db, database.url);
     if (typeof probe !== 'string') res.stops.push(() => probe.stop());
-    // PostgreSQL on the players' CPUs, as they are, when it runs here (placeDatabaseBackends).
-    const placeBackends = (when: string) =>
-      databaseIsLocal(database.url) && res.placement.clients
-        ? placeDatabaseBackends(db, res.placement.clients, when)
-        : Promise.resolve();
     const tokenPrefix = `${randomBytes(16).toString('hex')}_`;
     const tSeed = Date.now();
     const { gameId } = await seedLiveGame(db, n, tokenPrefix, QUESTION_SECS);
@@ -202,8 +189,6 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const connectErrors: Record<string, number> = {};
     for (const r of pool.ready) merge(connectErrors, r.errors);
     const withPlayers = await metrics(server.url, { gc: true, reset: true });
-    // The server's pool has opened its connections by now, under the joins' load.
-    await placeBackends('with the players in');
     if (joined < n)
       console.warn(`  WARNING: only ${joined} of ${n} players are in the lobby before the start`);
     console.log(
@@ -227,11 +212,6 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
 
     const gcTimers = asked.map((a) =>
       setTimeout(() => collectWorkerGarbage(pool), a - WORKER_GC_LEAD_MS - Date.now()),
-    );
-    // The server's pool closes connections idle for 10 s and opens new ones under load: the new
-    // ones are moved before each question.
-    const placeTimers = asked.map((a, i) =>
-      setTimeout(() => void placeBackends(`before question ${i + 1}`), a - 1_500 - Date.now()),
     );
     await sleep(asked[0]! - 1_500 - Date.now());
     // No GC here: one this close to the first question was still sweeping through its broadcast.
@@ -258,7 +238,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const machineQuestions = machineShare(cpu0.machine, machine1);
 
     await sleep(liveEndsAt(schedule) + 1_500 - Date.now());
-    for (const t of [...gcTimers, ...placeTimers]) clearTimeout(t);
+    for (const t of gcTimers) clearTimeout(t);
     const reports = await collectReports(pool, ACK_TIMEOUT_MS);
     const { rows } = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM answers a JOIN participations p ON p.id = a.participation_id WHERE p.game_id = $1',

@@ -1,9 +1,8 @@
-import { type ChildProcess, execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { LiveQuestionEvent } from '@hunch/contract';
 import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
 import type { Db } from '../src/db/database';
@@ -16,7 +15,6 @@ import type { FromWorker, ToWorker, WorkerReady, WorkerReport } from './live-mes
 // The processes of the live benchmark: the server under test, the client workers, and the IPC
 // between them.
 
-const run = promisify(execFile);
 const WORKER = path.join(import.meta.dirname, 'live-worker.ts');
 const MAIN = 'server/src/main.ts';
 
@@ -108,61 +106,6 @@ export class Resources {
     await this.dropDb?.().catch((err) => console.error(`could not drop the bench database: ${err}`));
     for (const d of this.dirs) await rm(d, { recursive: true, force: true });
   }
-}
-
-/**
- * Moves the PostgreSQL backends serving this database onto these CPUs (the players'). Left to the
- * scheduler, a backend woken by the server's query often ran on the server's core, and the server
- * then waited for its own core while answers came in: 82–150 ms of the burst's 2 s, 20–30 % of
- * its running time (its schedstat, 5 runs; 26–49 ms with PostgreSQL on the players' core). In
- * production the database has a machine of its own. Only this database's backends move, each
- * checked in /proc to be a PostgreSQL process serving it (not a pid of another namespace, or one
- * reused): they end when the database is dropped, so nothing outlives the run.
- */
-export async function placeDatabaseBackends(db: Db, cpus: string, when: string): Promise<void> {
-  try {
-    const { placed, failed, firstError } = await moveBackends(db, cpus);
-    console.log(
-      `  PostgreSQL ${when}: ${placed} backends of this database moved to CPU ${cpus}${failed ? `, ${failed} not (${firstError})` : ''}`,
-    );
-  } catch (err) {
-    console.warn(`  PostgreSQL ${when}: could not list this database's backends: ${err}`);
-  }
-}
-
-/** Moves this database's backends onto these CPUs (placeDatabaseBackends); how it went. */
-export async function moveBackends(db: Db, cpus: string): Promise<Placement> {
-  const { rows } = await db.query<{ pid: number; datname: string }>(
-    'SELECT pid, datname FROM pg_stat_activity WHERE datname = current_database()',
-  );
-  const result: Placement = { placed: 0, failed: 0 };
-  for (const { pid, datname } of rows) {
-    try {
-      const comm = (await readFile(`/proc/${pid}/comm`, 'utf8')).trim();
-      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8');
-      if (comm !== 'postgres' || !cmdline.includes(` ${datname} `)) {
-        throw new Error(`pid ${pid} is not this database's PostgreSQL backend here`);
-      }
-      await run('taskset', ['-p', '-c', cpus, String(pid)]);
-      result.placed++;
-    } catch (err) {
-      result.failed++;
-      result.firstError ??= err instanceof Error ? err.message.split('\n')[0] : String(err);
-    }
-  }
-  return result;
-}
-
-export interface Placement {
-  placed: number;
-  failed: number;
-  /** Why the first that could not be moved was not (no right to, not found here). */
-  firstError?: string;
-}
-
-/** Moves this process, all its threads, onto these CPUs: it may not take the server's. */
-export async function placeSelf(cpus: string): Promise<void> {
-  await run('taskset', ['-a', '-p', '-c', cpus, String(process.pid)]);
 }
 
 export async function startServer(
