@@ -62,6 +62,15 @@ async function register(page: Page, username: string): Promise<void> {
   await page.waitForURL((url) => url.pathname.startsWith('/communities/'));
 }
 
+async function logIn(page: Page, username: string): Promise<void> {
+  await page.goto('/login');
+  const form = page.getByRole('form', { name: 'Log in' });
+  await form.getByLabel('Username', { exact: true }).fill(username);
+  await form.getByLabel('Password', { exact: true }).fill('Hunch!2468');
+  await form.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
 async function joinHunchHq(page: Page): Promise<void> {
   await page.goto('/communities/hunch-hq');
   await page.getByRole('button', { name: 'Join Hunch HQ', exact: true }).click();
@@ -159,6 +168,8 @@ describe('live game: two players', () => {
     const [a, b] = players as [Player, Player];
     // C joins Hunch HQ before the game but enters only once it runs (a late joiner, on a desktop).
     const late = await newSession(browser, server.baseUrl);
+    // A's second device (a desktop): it follows the game from question 3 and never answers.
+    const aElsewhere = await newSession(browser, server.baseUrl);
     // Player A plays on a phone, player B on a desktop.
     await a.session.page.setViewportSize(PHONE);
     const both = <T>(body: (p: Player) => Promise<T>) => Promise.all(players.map(body));
@@ -175,6 +186,7 @@ describe('live game: two players', () => {
               register(late.page, `live_c_${stamp}`).then(() => joinHunchHq(late.page)),
             ]),
           );
+          await logIn(aElsewhere.page, a.username);
 
           const game = await step('find the Hunch Live game whose lobby is open', () =>
             openLiveGame(a.session.page),
@@ -225,10 +237,19 @@ describe('live game: two players', () => {
             await saveScreenshot(page, 'live-late-join-1280x800', false);
           };
 
+          /** A's second device opens the game at question 3, before A answers it on the phone. */
+          const followElsewhere = async () => {
+            const page = aElsewhere.page;
+            await page.goto(game.path);
+            await page.waitForURL((url) => url.hash === '#lobby');
+            await waitForQuestion(page, 2);
+          };
+
           for (let i = 0; i < QUESTIONS; i++) {
             await step(`question ${i + 1}: both answer and see it locked`, () =>
               Promise.all([
                 i === 1 ? joinLate() : undefined,
+                i === 2 ? followElsewhere() : undefined,
                 both(async (player) => {
                   const page = player.session.page;
                   const panel = await waitForQuestion(page, i);
@@ -264,6 +285,8 @@ describe('live game: two players', () => {
                       .getByRole('heading', { level: 2, name: heading ?? '' })
                       .waitFor({ timeout: 15_000 });
                   }
+                  // A's second device must be in question 3 before A answers it there.
+                  if (i === 2 && player === a) await waitForQuestion(aElsewhere.page, 2);
                   const picked = await answer(page, player === a ? 0 : 1, player === a ? 'click' : 'letter');
                   if (otherTab) {
                     await panelOf(otherTab).getByText('Answer locked in.').waitFor(WAIT);
@@ -314,6 +337,11 @@ describe('live game: two players', () => {
               await panel.getByRole('link', { name: 'See results' }).waitFor({ timeout: 60_000 });
             }),
           );
+          await step("A's second device counts the answers A gave on the phone meanwhile", async () => {
+            const panel = panelOf(aElsewhere.page);
+            await panel.getByRole('heading', { name: 'Game complete!' }).waitFor();
+            await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor(WAIT);
+          });
           await settle(a.session.page);
           await saveScreenshot(a.session.page, 'live-complete-390x844', false);
           await saveScreenshot(b.session.page, 'live-complete-1280x800', false);
@@ -341,9 +369,12 @@ describe('live game: two players', () => {
       }
       expect(late.problems.pageErrors, 'page errors of c').toEqual([]);
       expect(late.problems.serverErrors, 'server errors of c').toEqual([]);
+      expect(aElsewhere.problems.pageErrors, "page errors of A's second device").toEqual([]);
+      expect(aElsewhere.problems.serverErrors, "server errors of A's second device").toEqual([]);
     } finally {
       for (const p of players) await p.session.context.close();
       await late.context.close();
+      await aElsewhere.context.close();
     }
   }, 240_000);
 });

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
+import { useParticipation } from '../games/game-api';
 import { resultsPath } from '../games/paths';
 import { formatWhen } from '../games/time-text';
 import { useNow } from '../games/use-now';
@@ -174,6 +175,15 @@ export function CompleteScreen({
 }) {
   const queryClient = useQueryClient();
   const ready = game.state === 'complete';
+  // The answers this screen saw are only this device's: the same account may have answered on
+  // another. Answers are stored as they arrive, seconds before the game ends, so the stored ones,
+  // read as it ends, count them all.
+  const participation = useParticipation(game.uuid, joined);
+  useEffect(() => {
+    if (joined) void queryClient.invalidateQueries({ queryKey: queryKeys.participation(game.uuid) });
+  }, [joined, game.uuid, queryClient]);
+  const stored = participation.data ? Object.keys(participation.data.answers).length : 0;
+  const answeredAnywhere = Math.max(answered, stored);
   // As with each question, focus moves to the new screen's heading, so it is read out.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -196,7 +206,7 @@ export function CompleteScreen({
       </h2>
       <p className="live-text">
         {joined
-          ? `You answered ${answered} of ${game.question_count} ${game.question_count === 1 ? 'question' : 'questions'}.`
+          ? `You answered ${answeredAnywhere} of ${game.question_count} ${game.question_count === 1 ? 'question' : 'questions'}.`
           : 'This live game is over.'}
       </p>
       {ready ? (
