@@ -89,6 +89,23 @@ export function reportFdLimits(fdNeed: number, sockets: number): void {
   }
 }
 
+/**
+ * Warns when the loopback's receive path has been moved off the sending core (Receive Packet
+ * Steering on `lo`): the live benchmark's figures assume Linux's default (decision 012).
+ */
+export function reportLoopbackSteering(file = '/sys/class/net/lo/queues/rx-0/rps_cpus'): void {
+  let mask: string;
+  try {
+    mask = readFileSync(file, 'utf8').trim();
+  } catch {
+    return; // No RPS in this kernel (or not Linux): the default path, nothing to say.
+  }
+  if (/^[0,]+$/.test(mask)) return;
+  console.warn(
+    `  WARNING: ${file} is ${mask}: loopback packets are received on other cores than the sender's, which changes what both arms pay (decision 012); write 0 there to compare with other runs.`,
+  );
+}
+
 export interface SpawnNodeOptions {
   env?: NodeJS.ProcessEnv;
   /** Raise the open-file limit of the child to this many (through bash's ulimit) when above ours. */

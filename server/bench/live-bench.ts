@@ -22,6 +22,7 @@ import {
   postgresCpuSince,
   printTable,
   reportFdLimits,
+  reportLoopbackSteering,
   sleep,
   stopChild,
   summarize,
@@ -34,6 +35,7 @@ import {
   closeWorkers,
   collectReports,
   collectWorkerGarbage,
+  cpusIn,
   firstOf,
   metrics,
   Resources,
@@ -48,8 +50,8 @@ import { seedLiveGame } from './live-seed';
 
 export interface LiveBenchOptions {
   players: number;
-  /** Client worker processes (each opens players / workers connections). */
-  workers: number;
+  /** Client worker processes (each opens players / workers connections); default one per players' CPU. */
+  workers?: number;
   /** Handshakes in flight per worker. */
   concurrency: number;
   /** The whole live part stops by itself after this long. */
@@ -96,9 +98,14 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
   process.once('SIGTERM', onSignal);
 
   const n = opts.players;
-  const k = Math.max(1, Math.min(opts.workers, n));
+  // One player process per players' CPU: two on one core took turns through every broadcast, which
+  // slowed the players and, on loopback, the server's writes, by chance in either arm (decision 012).
+  const workers = opts.workers ?? (res.placement.clients ? cpusIn(res.placement.clients) : 2);
+  const k = Math.max(1, Math.min(workers, n));
   try {
-    console.log(`\n== live: ${n} players in ${k} client processes, 4 questions × ${QUESTION_SECS} s ==`);
+    console.log(
+      `\n== live: ${n} players in ${k} client process${k === 1 ? '' : 'es'}, 4 questions × ${QUESTION_SECS} s ==`,
+    );
     console.log(
       res.placement.server
         ? `  CPUs: server (and the bare-ws baseline server) on ${res.placement.server}, players on ${res.placement.clients}, PostgreSQL anywhere`
@@ -108,6 +115,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     // Every socket is a file descriptor at both ends: the server holds n, each worker n/k.
     const fdNeed = n + 1_024;
     reportFdLimits(fdNeed, n);
+    reportLoopbackSteering();
 
     // The machine may be shared: other load skews every figure below, so measure it first.
     const otherLoad = await otherLoadOver(2_000);
@@ -301,7 +309,7 @@ export async function benchLive(opts: LiveBenchOptions): Promise<boolean> {
     const heapPerPlayer = (withPlayers.heapUsed - before.heapUsed) / Math.max(1, connected);
     const expectedReceipts = joinedAtEnd * 4;
     printTable(
-      `Live game: ${n} players, ${k} client processes, ${cpus} CPU cores, ${res.placement.server ? `server on core ${res.placement.server}` : 'shared by all'} (hunch = socket.io server, PostgreSQL)`,
+      `Live game: ${n} players, ${k} client process${k === 1 ? '' : 'es'}, ${cpus} CPU cores, ${res.placement.server ? `server on core ${res.placement.server}` : 'shared by all'} (hunch = socket.io server, PostgreSQL)`,
       [
         ['players connected', `${connected} / ${n}`],
         [

@@ -70,6 +70,14 @@ export const isType =
   (m: unknown): m is T =>
     typeof m === 'object' && m !== null && (m as { type?: unknown }).type === type;
 
+/** How many CPUs a taskset list names ("0", "1-3", "0,2-3"). */
+export function cpusIn(list: string): number {
+  return list
+    .split(',')
+    .map((part) => part.split('-').map(Number))
+    .reduce((n, [from = 0, to = from]) => n + to - from + 1, 0);
+}
+
 /** Everything started by one run, so a failure or the time limit stops all of it. */
 export class Resources {
   children: ChildProcess[] = [];
@@ -82,13 +90,7 @@ export class Resources {
 
   /** Node flags for a server under test: the same as `npm start` would give it on its CPUs. */
   serverNodeFlags(): string[] {
-    const cpus = this.placement.server
-      ? this.placement.server
-          .split(',')
-          .map((part) => part.split('-').map(Number))
-          .reduce((n, [from = 0, to = from]) => n + to - from + 1, 0)
-      : availableParallelism();
-    return serverNodeFlags(cpus);
+    return serverNodeFlags(this.placement.server ? cpusIn(this.placement.server) : availableParallelism());
   }
   dropDb: (() => Promise<void>) | undefined;
   dirs: string[] = [];

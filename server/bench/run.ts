@@ -14,7 +14,7 @@ const USAGE = `usage: npm run bench -- [live] [results] [options]
   results   the results queries on one big scored game (PostgreSQL and PGlite)
 options:
   --players N         live: simulated players (default 10000)
-  --workers K         live: client processes (default 2)
+  --workers K         live: client processes (default one per players' CPU; 2 with --shared-cpus)
   --concurrency C     live: handshakes in flight per client process (default 50)
   --time-limit S      live: stop everything after S seconds (default 600)
   --server-cpu-prof D live: write a V8 CPU profile of the server process into folder D
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       ok =
         (await benchLive({
           players: positiveInt('players', values.players) ?? 10_000,
-          workers: positiveInt('workers', values.workers) ?? 2,
+          workers: positiveInt('workers', values.workers),
           concurrency: positiveInt('concurrency', values.concurrency) ?? 50,
           timeLimitMs: (positiveInt('time-limit', values['time-limit']) ?? 600) * 1000,
           serverProfileDir: values['server-cpu-prof'],

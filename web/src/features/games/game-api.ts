@@ -44,11 +44,13 @@ async function fetchParticipation(uuid: string): Promise<Participation | null> {
   }
 }
 
-export function useParticipation(uuid: string, enabled = true) {
+/** `fresh`: fetched anew whenever a screen using it appears, not only once it is 30 s old. */
+export function useParticipation(uuid: string, enabled = true, fresh = false) {
   return useQuery({
     queryKey: queryKeys.participation(uuid),
     queryFn: () => fetchParticipation(uuid),
     enabled,
+    ...(fresh ? { refetchOnMount: 'always' as const } : {}),
   });
 }
 

@@ -175,14 +175,15 @@ export function CompleteScreen({
 }) {
   const queryClient = useQueryClient();
   const ready = game.state === 'complete';
-  // The answers this screen saw are only this device's: the same account may have answered on
-  // another. Answers are stored as they arrive, seconds before the game ends, so the stored ones,
-  // read as it ends, count them all.
-  const participation = useParticipation(game.uuid, joined);
-  useEffect(() => {
-    if (joined) void queryClient.invalidateQueries({ queryKey: queryKeys.participation(game.uuid) });
-  }, [joined, game.uuid, queryClient]);
+  // `answered` holds this browser's answers and those the server reported at its last
+  // (re)connection; answers the same account gave on another device since then are only in the
+  // stored participation. Answers are stored as they arrive, seconds before the game ends, so one
+  // read as this screen appears counts them all; it is needed only when some seem missing.
+  const total = game.question_count;
+  const participation = useParticipation(game.uuid, joined && answered < total, true);
   const stored = participation.data ? Object.keys(participation.data.answers).length : 0;
+  // Held back until read, so the number shown (and read out) does not change under the player.
+  const counting = joined && answered < total && !participation.isFetchedAfterMount;
   const answeredAnywhere = Math.max(answered, stored);
   // As with each question, focus moves to the new screen's heading, so it is read out.
   const heading = useRef<HTMLHeadingElement>(null);
@@ -204,10 +205,12 @@ export function CompleteScreen({
       <h2 ref={heading} tabIndex={-1} className="live-title">
         Game complete!
       </h2>
-      <p className="live-text">
-        {joined
-          ? `You answered ${answeredAnywhere} of ${game.question_count} ${game.question_count === 1 ? 'question' : 'questions'}.`
-          : 'This live game is over.'}
+      <p className="live-text" aria-busy={counting}>
+        {!joined
+          ? 'This live game is over.'
+          : counting
+            ? null
+            : `You answered ${answeredAnywhere} of ${total} ${total === 1 ? 'question' : 'questions'}.`}
       </p>
       {ready ? (
         <Link className="button button-primary live-results-link" to={resultsPath(game)}>
