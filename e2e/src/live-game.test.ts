@@ -25,6 +25,8 @@ const QUESTIONS = 4;
 /** Enough lobby time left for both players to get in and be counted before the start. */
 const MIN_LOBBY_LEFT_MS = 14_000;
 const SERIES_PATH = '/play/hunch-hq/hunch-live';
+/** Every player's password: registered with it, and A's second device logs in with it. */
+const PASSWORD = 'Hunch!2468';
 
 interface Player {
   name: string;
@@ -51,8 +53,8 @@ async function register(page: Page, username: string): Promise<void> {
   await page.goto('/register');
   const form = page.getByRole('form', { name: 'Sign up' });
   await form.getByLabel('Username', { exact: true }).fill(username);
-  await form.getByLabel('Password', { exact: true }).fill('Hunch!2468');
-  await form.getByLabel('Confirm password', { exact: true }).fill('Hunch!2468');
+  await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await form.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
   await form.getByLabel('Email', { exact: true }).fill(`${username}@example.com`);
   await form.getByLabel('Zipcode', { exact: true }).fill('77002');
   await form.getByLabel('Date of birth', { exact: true }).fill('1998-03-09');
@@ -66,7 +68,7 @@ async function logIn(page: Page, username: string): Promise<void> {
   await page.goto('/login');
   const form = page.getByRole('form', { name: 'Log in' });
   await form.getByLabel('Username', { exact: true }).fill(username);
-  await form.getByLabel('Password', { exact: true }).fill('Hunch!2468');
+  await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await form.getByRole('button', { name: 'Log In' }).click();
   await page.waitForURL((url) => url.pathname !== '/login');
 }
