@@ -4,3 +4,4 @@ export * from './games';
 export * from './hosting';
 export * from './limits';
 export * from './live';
+export * from './http-routes';

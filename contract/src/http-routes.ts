@@ -1,0 +1,338 @@
+import { z } from 'zod';
+import {
+  checkFields,
+  loginSchema,
+  profileSchema,
+  profileVisibilitySchema,
+  registrationSchema,
+  zipcodeCheckResultSchema,
+} from './accounts';
+import { communitySchema, communitySearchSchema, joinedListSchema } from './communities';
+import {
+  answerPayloadSchema,
+  answerResultSchema,
+  communityRankSchema,
+  communityRowSchema,
+  enterGameSchema,
+  gameSchema,
+  leaderboardQuerySchema,
+  participationSchema,
+  playerRowSchema,
+  playGamesSchema,
+  questionStatsResponseSchema,
+  seriesSchema,
+  statsQuerySchema,
+} from './games';
+
+/**
+ * Every HTTP call of the app, written once (decision 014). The server registers its handlers
+ * against these entries (a route that is not here cannot be registered) and the web client calls
+ * through them, so a path, a parameter, a body or an answer's shape has one place.
+ *
+ * Error answers are text/plain sentences a person reads (spec §8); `errors` lists the statuses a
+ * route may answer with besides its successes. Parameters, query and body are validated at the
+ * edge with the schemas below; `invalid` says which status and text a malformed part gets when the
+ * spec or the product fixes one (an unknown game's id answers like a missing game: 404).
+ */
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
+
+/** Who may call: checked on the server before the handler runs. */
+export type RouteAccess = 'public' | 'user';
+
+/**
+ * How the body travels: JSON; a form (multipart or urlencoded, text fields and at most one file,
+ * validated by `body` after the file is taken out); or nothing.
+ */
+export type BodyKind = 'json' | 'form' | 'none';
+
+/** A text/plain error answer. */
+export const errorTextSchema = z.string();
+
+export interface InvalidAnswer {
+  status: number;
+  /** The text to send; when absent, the schema's own message (or a plain fallback). */
+  message?: string;
+}
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** Fastify-style path: `/api/game/:uuid`. */
+  path: string;
+  access: RouteAccess;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  bodyKind: BodyKind;
+  body?: z.ZodType;
+  /** Success statuses and the schema of their JSON answer (`text` for a plain-text answer). */
+  responses: Partial<Record<200 | 201, z.ZodType>>;
+  errors: readonly number[];
+  invalid?: { params?: InvalidAnswer; query?: InvalidAnswer; body?: InvalidAnswer };
+}
+
+/** Keeps each entry's literal types (so handlers and callers are typed from it). */
+const route = <const T extends RouteDef>(def: T): T => def;
+
+const uuidParams = z.object({ uuid: z.string().max(200) });
+const unknownGame = { params: { status: 404, message: 'No such game' } } as const;
+
+export const httpRoutes = {
+  csrf: route({
+    method: 'GET',
+    path: '/api/csrf',
+    access: 'public',
+    bodyKind: 'none',
+    responses: { 200: z.object({ token: z.string() }) },
+    errors: [],
+  }),
+  checkRegistration: route({
+    method: 'GET',
+    path: '/api/check_registration/:field',
+    access: 'public',
+    params: z.object({ field: z.enum(checkFields) }),
+    query: z.object({ check: z.string().max(300) }),
+    bodyKind: 'none',
+    // zipcode answers {name}; the other fields answer 200 with no body worth reading.
+    responses: { 200: zipcodeCheckResultSchema.or(z.unknown()) },
+    errors: [400, 403, 404, 409],
+    invalid: { params: { status: 404, message: 'Unknown registration field' } },
+  }),
+  register: route({
+    method: 'POST',
+    path: '/api/register',
+    access: 'public',
+    bodyKind: 'form',
+    body: registrationSchema,
+    responses: { 201: profileSchema },
+    errors: [400, 403, 409, 413, 415, 429],
+    invalid: { body: { status: 400, message: 'Please fill in every required field' } },
+  }),
+  login: route({
+    method: 'PUT',
+    path: '/api/login',
+    access: 'public',
+    bodyKind: 'form',
+    body: loginSchema,
+    responses: { 200: profileSchema },
+    errors: [400, 401, 429],
+  }),
+  logout: route({
+    method: 'PUT',
+    path: '/api/logout',
+    access: 'public',
+    bodyKind: 'none',
+    responses: { 200: z.string() },
+    errors: [],
+  }),
+  profile: route({
+    method: 'GET',
+    path: '/api/profile',
+    access: 'user',
+    query: z.object({ u: z.string().max(100).optional() }),
+    bodyKind: 'none',
+    responses: { 200: profileSchema },
+    errors: [400, 401, 404],
+  }),
+  profileVisibility: route({
+    method: 'PUT',
+    path: '/api/profile_visibility',
+    access: 'user',
+    bodyKind: 'json',
+    body: profileVisibilitySchema,
+    responses: { 200: profileSchema },
+    errors: [400, 401],
+    invalid: {
+      body: { status: 400, message: 'Send {"private_profile": true} or {"private_profile": false}' },
+    },
+  }),
+  profileImage: route({
+    method: 'PUT',
+    path: '/api/profile_image',
+    access: 'user',
+    bodyKind: 'form',
+    responses: { 200: profileSchema },
+    errors: [400, 401, 413, 415],
+  }),
+  communitySearch: route({
+    method: 'GET',
+    path: '/api/community_search',
+    access: 'public',
+    query: z.object({ c: z.string().max(100, 'Unknown category').optional() }),
+    bodyKind: 'none',
+    responses: { 200: communitySearchSchema },
+    errors: [400],
+  }),
+  community: route({
+    method: 'GET',
+    path: '/api/community/:id',
+    access: 'public',
+    params: z.object({ id: z.string().max(200) }),
+    bodyKind: 'none',
+    responses: { 200: communitySchema },
+    errors: [404],
+  }),
+  joinedCommunities: route({
+    method: 'GET',
+    path: '/api/joined_communities',
+    access: 'user',
+    bodyKind: 'none',
+    responses: { 200: joinedListSchema },
+    errors: [401],
+  }),
+  joinCommunity: route({
+    method: 'PUT',
+    path: '/api/community_membership/:id',
+    access: 'user',
+    params: z.object({ id: z.string().max(200) }),
+    bodyKind: 'none',
+    responses: { 200: joinedListSchema },
+    errors: [401, 404],
+  }),
+  leaveCommunity: route({
+    method: 'DELETE',
+    path: '/api/community_membership/:id',
+    access: 'user',
+    params: z.object({ id: z.string().max(200) }),
+    bodyKind: 'none',
+    responses: { 200: joinedListSchema },
+    errors: [401, 404],
+  }),
+  series: route({
+    method: 'GET',
+    path: '/api/series/:community/:series',
+    access: 'public',
+    params: z.object({ community: z.string().max(200), series: z.string().max(200) }),
+    bodyKind: 'none',
+    responses: { 200: seriesSchema },
+    errors: [404],
+  }),
+  game: route({
+    method: 'GET',
+    path: '/api/game/:uuid',
+    access: 'public',
+    params: uuidParams,
+    bodyKind: 'none',
+    responses: { 200: gameSchema },
+    errors: [404],
+    invalid: unknownGame,
+  }),
+  playGames: route({
+    method: 'GET',
+    path: '/api/play_games',
+    access: 'user',
+    bodyKind: 'none',
+    responses: { 200: playGamesSchema },
+    errors: [401],
+  }),
+  participation: route({
+    method: 'GET',
+    path: '/api/participation/:uuid',
+    access: 'user',
+    params: uuidParams,
+    bodyKind: 'none',
+    responses: { 200: participationSchema },
+    // 404 also means "not entered yet" (spec §7: "otherwise none").
+    errors: [401, 404],
+    invalid: unknownGame,
+  }),
+  enterGame: route({
+    method: 'POST',
+    path: '/api/participation/:uuid',
+    access: 'user',
+    params: uuidParams,
+    bodyKind: 'json',
+    body: enterGameSchema,
+    responses: { 200: participationSchema },
+    errors: [400, 401, 403, 404, 409],
+    invalid: { ...unknownGame, body: { status: 400, message: 'Send {"subcommunity": endpoint or null}' } },
+  }),
+  answer: route({
+    method: 'PUT',
+    path: '/api/answer/:series/:uuid',
+    access: 'user',
+    params: z.object({ series: z.string().max(200), uuid: z.string().max(200) }),
+    bodyKind: 'json',
+    body: answerPayloadSchema,
+    responses: { 200: answerResultSchema },
+    errors: [400, 401, 403, 404, 409],
+    invalid: { ...unknownGame, body: { status: 400, message: 'Send {question_i, choice_i, number_answer}' } },
+  }),
+  leaderboard: route({
+    method: 'GET',
+    path: '/api/leaderboard/:uuid',
+    access: 'user',
+    params: uuidParams,
+    query: leaderboardQuerySchema,
+    bodyKind: 'none',
+    // Keyed by username, or by community endpoint with bycommunity=1.
+    responses: { 200: z.record(z.string(), playerRowSchema.or(communityRowSchema)) },
+    errors: [400, 401, 403, 404],
+    invalid: { ...unknownGame, query: { status: 400, message: 'Invalid page' } },
+  }),
+  questionStats: route({
+    method: 'GET',
+    path: '/api/question_stats/:uuid',
+    access: 'user',
+    params: uuidParams,
+    query: statsQuerySchema,
+    bodyKind: 'none',
+    responses: { 200: questionStatsResponseSchema },
+    errors: [400, 401, 403, 404],
+    invalid: { ...unknownGame, query: { status: 400, message: 'Unknown statistics filter' } },
+  }),
+  communityRank: route({
+    method: 'GET',
+    path: '/api/community_rank/:community',
+    access: 'user',
+    params: z.object({ community: z.string().max(200) }),
+    query: z.object({ u: z.string().max(100).optional() }),
+    bodyKind: 'none',
+    responses: { 200: communityRankSchema },
+    errors: [400, 401, 404],
+    invalid: { query: { status: 400, message: 'Unknown player' } },
+  }),
+} as const satisfies Record<string, RouteDef>;
+
+export type HttpRoutes = typeof httpRoutes;
+export type RouteName = keyof HttpRoutes;
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+/** What a caller passes: path parameters, query and body as the route declares them. */
+export type RouteParams<R extends RouteDef> = Infer<R['params']>;
+export type RouteQuery<R extends RouteDef> = R['query'] extends z.ZodType ? z.input<R['query']> : undefined;
+export type RouteBody<R extends RouteDef> = Infer<R['body']>;
+/** The JSON of the route's success answer. */
+export type RouteResponse<R extends RouteDef> = R['responses'] extends { 200: infer S }
+  ? Infer<S>
+  : R['responses'] extends { 201: infer S }
+    ? Infer<S>
+    : never;
+
+/** The schema of the route's success answer (200 or 201). */
+export function successSchema(def: RouteDef): z.ZodType {
+  const schema = def.responses[200] ?? def.responses[201];
+  if (!schema) throw new Error(`${def.method} ${def.path} declares no success answer`);
+  return schema;
+}
+
+/**
+ * The URL of a call: path parameters encoded into the path, defined query values appended. The one
+ * way the web builds an address, so no screen writes `/api/...` itself.
+ */
+export function routeUrl(
+  def: RouteDef,
+  params?: Record<string, string>,
+  query?: Record<string, string | number | boolean | undefined | null>,
+): string {
+  const path = def.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`${def.path}: missing parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
+  }
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
