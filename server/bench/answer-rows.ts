@@ -1,5 +1,5 @@
-import type { GcRecord } from '../src/http/bench-metrics';
 import type { BatchRecord } from '../src/live/answer-batcher';
+import type { GcRecord } from '../src/platform/http/bench-metrics';
 import { fmtMs, gcDuring, summarize, triple } from './bench-util';
 import { type DiskFlushProbe, PROBE_DESCRIPTION, STALL_MS } from './disk-flush-probe';
 import type { WorkerReport } from './live-messages';

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { GC_LOG_SIZE, type GcRecord } from '../src/http/bench-metrics';
+import { GC_LOG_SIZE, type GcRecord } from '../src/platform/http/bench-metrics';
 
 /** The repository root: children run from here so `--import tsx` and workspace packages resolve. */
 export const ROOT = path.resolve(import.meta.dirname, '../..');

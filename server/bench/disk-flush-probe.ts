@@ -2,7 +2,7 @@ import { type FileHandle, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Queryable } from '../src/db/database';
+import type { Queryable } from '../src/platform/db/database';
 import { sleep, summarize } from './bench-util';
 
 /** Between the end of one flush and the start of the next. */

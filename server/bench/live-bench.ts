@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { askedAt, deadlineOf, type LiveSchedule, liveEndsAt } from '@hunch/rules';
-import { openPostgres } from '../src/db/postgres';
 import { BROADCAST_SLICES } from '../src/live/live-broadcast';
 import { questionEvent } from '../src/live/live-events';
 import { LiveScheduleCache } from '../src/live/live-schedule';
+import { openPostgres } from '../src/platform/db/postgres';
 import { answerRows } from './answer-rows';
 import {
   cpuLine,

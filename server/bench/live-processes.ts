@@ -5,10 +5,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LiveQuestionEvent } from '@hunch/contract';
 import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
-import type { Db } from '../src/db/database';
-import type { GcRecord } from '../src/http/bench-metrics';
 import type { BatchRecord } from '../src/live/answer-batcher';
 import type { BroadcastRecord } from '../src/live/live-broadcast';
+import type { Db } from '../src/platform/db/database';
+import type { GcRecord } from '../src/platform/http/bench-metrics';
 import { sleep, spawnNode, stopChild } from './bench-util';
 import type { FromWorker, ToWorker, WorkerReady, WorkerReport } from './live-messages';
 

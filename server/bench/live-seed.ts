@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../src/db/database';
 import { createCommunity, createGame, createSeries } from '../src/hosting/authoring';
+import type { Db } from '../src/platform/db/database';
 
 /** One community with n members who each have a session `${tokenPrefix}${k}`, and one live game. */
 export async function seedLiveGame(

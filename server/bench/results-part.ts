@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Db } from '../src/db/database';
-import { migrate } from '../src/db/migrate';
-import { openPglite } from '../src/db/pglite';
-import { openPostgres } from '../src/db/postgres';
+import type { Db } from '../src/platform/db/database';
+import { migrate } from '../src/platform/db/migrate';
+import { openPglite } from '../src/platform/db/pglite';
+import { openPostgres } from '../src/platform/db/postgres';
 import { createDatabase } from './bench-util';
 
 type BenchResults = (db: Db, opts: { participants: number }) => Promise<void>;
 
-const RESULTS_BENCH = path.resolve(import.meta.dirname, '../src/results/results-bench.ts');
+const RESULTS_BENCH = path.resolve(import.meta.dirname, 'results-bench.ts');
 
 /** The results benchmark lives with the results code (another owner); loaded only if it is there. */
 async function loadBenchResults(): Promise<BenchResults | undefined> {

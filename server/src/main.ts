@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { buildApp } from './app';
-import type { AppContext } from './app-context';
-import { ensureDefaultImages } from './assets/images';
-import { loadConfig } from './config';
-import { DataDirLockedError } from './db/data-dir-lock';
-import { migrate } from './db/migrate';
-import { openDatabase } from './db/open-database';
-import { LiveDemo } from './live/live-demo';
-import { attachRealtime } from './realtime/realtime';
+import { attachRealtime } from './app/realtime';
+import type { AppContext } from './platform/app-context';
+import { loadConfig } from './platform/config';
+import { DataDirLockedError } from './platform/db/data-dir-lock';
+import { migrate } from './platform/db/migrate';
+import { openDatabase } from './platform/db/open-database';
+import { ensureDefaultImages } from './platform/images';
 import { seedDemoIfEmpty } from './seed/demo-seed';
+import { LiveDemo } from './seed/live-demo';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -7,15 +7,15 @@ import {
 } from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../app-context';
-import { reencodeUpload, removeImage, storeImage } from '../assets/images';
-import { readForm } from '../http/form-body';
-import { HttpError, parseOr400 } from '../http/http-error';
-import { presentProfile } from '../profiles/profile-queries';
+import { presentProfile } from '../core/profile-queries';
+import type { AppContext } from '../platform/app-context';
+import { readForm } from '../platform/http/form-body';
+import { HttpError, parseOr400 } from '../platform/http/http-error';
+import { reencodeUpload, removeImage, storeImage } from '../platform/images';
+import { endSession, startSession } from '../platform/sessions';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle';
 import { verifyPassword } from './passwords';
 import { checkRegistrationField, registerUser } from './registration';
-import { endSession, startSession } from './sessions';
 
 const checkQuerySchema = z.object({ check: z.string().max(300) });
 

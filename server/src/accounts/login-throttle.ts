@@ -1,5 +1,5 @@
-import type { Queryable } from '../db/database';
-import { HttpError } from '../http/http-error';
+import type { Queryable } from '../platform/db/database';
+import { HttpError } from '../platform/http/http-error';
 
 /** Failed logins are counted in the database so every server process sees the same totals. */
 export const LOGIN_WINDOW_MINUTES = 15;

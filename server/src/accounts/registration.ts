@@ -8,10 +8,10 @@ import {
   zipcodeSchema,
 } from '@hunch/contract';
 import { ageOn, isInFuture, isOldEnough } from '@hunch/rules';
-import { badgeImage, storeImage } from '../assets/images';
-import { addMembership } from '../communities/community-queries';
-import type { Db, Queryable } from '../db/database';
-import { HttpError } from '../http/http-error';
+import { addMembership } from '../core/community-queries';
+import type { Db, Queryable } from '../platform/db/database';
+import { HttpError } from '../platform/http/http-error';
+import { badgeImage, storeImage } from '../platform/images';
 import { type GeoGroup, geoGroupFor } from './geo-groups';
 import { hashPassword } from './passwords';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMembership } from '../core/community-queries';
 import { makeCommunity, registerPlayer } from '../test/factories';
 import { startTestApp, type TestApp } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
-import { addMembership } from './community-queries';
 
 describe.each(dbKinds)('communities API on %s', (kind) => {
   let t: TestApp;

@@ -1,11 +1,17 @@
 import { type Community, endpointSchema } from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../accounts/sessions';
-import type { AppContext } from '../app-context';
-import { loadGames } from '../games/game-queries';
-import { HttpError, parseOr400 } from '../http/http-error';
-import { addMembership, communityCards, findCommunity, isMember, joinedList } from './community-queries';
+import {
+  addMembership,
+  communityCards,
+  findCommunity,
+  isMember,
+  joinedList,
+} from '../core/community-queries';
+import { loadGames } from '../core/game-queries';
+import type { AppContext } from '../platform/app-context';
+import { HttpError, parseOr400 } from '../platform/http/http-error';
+import { requireUser } from '../platform/sessions';
 import { leaveCommunity } from './membership';
 
 const searchQuerySchema = z.object({ c: z.string().max(100, 'Unknown category').optional() });

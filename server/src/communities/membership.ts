@@ -1,4 +1,4 @@
-import type { Db } from '../db/database';
+import type { Db } from '../platform/db/database';
 
 /**
  * Leaving erases the member's data in that community (spec §4): their participations and answers

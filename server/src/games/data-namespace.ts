@@ -6,8 +6,8 @@ import {
   uuidSchema,
 } from '@hunch/contract';
 import type { Server } from 'socket.io';
-import type { AppContext } from '../app-context';
-import { loadGame } from './game-queries';
+import { loadGame } from '../core/game-queries';
+import type { AppContext } from '../platform/app-context';
 
 export const gameRoom = (uuid: string) => `game:${uuid}`;
 

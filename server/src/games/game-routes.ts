@@ -6,10 +6,7 @@ import {
   uuidSchema,
 } from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
-import { requireUser } from '../accounts/sessions';
-import type { AppContext } from '../app-context';
-import { HttpError, parseOr400 } from '../http/http-error';
-import { loadGame, loadGames } from './game-queries';
+import { loadGame, loadGames } from '../core/game-queries';
 import {
   enterGame,
   findEntry,
@@ -17,7 +14,10 @@ import {
   presentParticipation,
   saveAnswer,
   validateAnswer,
-} from './participation';
+} from '../core/participation';
+import type { AppContext } from '../platform/app-context';
+import { HttpError, parseOr400 } from '../platform/http/http-error';
+import { requireUser } from '../platform/sessions';
 
 export function gameRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;

@@ -1,6 +1,6 @@
 import { askedAt, deadlineOf } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database';
+import type { Db } from '../platform/db/database';
 import { makeGame, registrationFields } from '../test/factories';
 import { dbKinds, openTestDb } from '../test/test-db';
 import { scoreGame } from './scoring';

@@ -6,8 +6,8 @@ import {
   rankAndPercentile,
   withSpeedBonus,
 } from '@hunch/rules';
-import type { Db, Queryable } from '../db/database';
-import { loadQuestionRows, type QuestionRow } from './question-queries';
+import { loadQuestionRows, type QuestionRow } from '../core/question-queries';
+import type { Db, Queryable } from '../platform/db/database';
 
 interface AnswerRow {
   participation_id: number;

@@ -1,6 +1,6 @@
 import { liveEndsAt } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database';
+import type { Db } from '../platform/db/database';
 import { makeCommunity, standardQuestions } from '../test/factories';
 import { openTestDb } from '../test/test-db';
 import { createGame, createSeries } from './authoring';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type GameInput, gameInputSchema } from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
-import type { Queryable } from '../db/database';
+import type { Queryable } from '../platform/db/database';
 
 export interface CommunityInput {
   endpoint: string;

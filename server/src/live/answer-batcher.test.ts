@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Queryable } from '../db/database';
+import type { Db, Queryable } from '../platform/db/database';
 import { makeGame } from '../test/factories';
 import { countingStatements, dbKinds, openTestDb } from '../test/test-db';
 import { AnswerBatcher, BATCHER_DEFAULTS } from './answer-batcher';

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { LiveAnswer } from '@hunch/contract';
-import type { Queryable } from '../db/database';
+import type { Queryable } from '../platform/db/database';
 
 interface Pending {
   participationId: number;

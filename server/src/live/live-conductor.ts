@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { countdownSecs, liveEndsAt, stepAt, stepDue } from '@hunch/rules';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../platform/app-context';
 import { questionEvent } from './live-events';
 import type { LiveGameInfo, LiveHub } from './live-namespace';
 import { makeRoomInYoungGeneration } from './young-generation';

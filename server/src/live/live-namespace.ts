@@ -7,9 +7,9 @@ import {
 } from '@hunch/contract';
 import { answeredAt, answerInTime, type LivePhase, livePhaseAt, phaseEndsAt } from '@hunch/rules';
 import type { Namespace, Server, Socket } from 'socket.io';
-import type { AppContext } from '../app-context';
-import { validateAnswer } from '../games/participation';
-import { HttpError } from '../http/http-error';
+import { validateAnswer } from '../core/participation';
+import type { AppContext } from '../platform/app-context';
+import { HttpError } from '../platform/http/http-error';
 import { AnswerBatcher, BATCHER_DEFAULTS } from './answer-batcher';
 import { acknowledgeDirectly } from './direct-frames';
 import { receiveEventDirectly } from './direct-receive';

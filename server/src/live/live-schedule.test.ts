@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database';
+import type { Db } from '../platform/db/database';
 import { makeGame } from '../test/factories';
 import { countingStatements, openTestDb } from '../test/test-db';
 import { LiveScheduleCache } from './live-schedule';

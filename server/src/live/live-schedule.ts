@@ -1,7 +1,7 @@
 import type { QuestionItem } from '@hunch/contract';
 import type { LiveSchedule } from '@hunch/rules';
-import type { Queryable } from '../db/database';
-import { liveScheduleOf, loadQuestionRows, toQuestionItem } from '../games/question-queries';
+import { liveScheduleOf, loadQuestionRows, toQuestionItem } from '../core/question-queries';
+import type { Queryable } from '../platform/db/database';
 
 export interface LiveGameInfo {
   gameId: string;

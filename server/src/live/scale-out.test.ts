@@ -13,8 +13,8 @@ import type {
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../db/database';
-import { openPostgres } from '../db/postgres';
+import type { Db } from '../platform/db/database';
+import { openPostgres } from '../platform/db/postgres';
 import { makeGame } from '../test/factories';
 import { registerOverHttp } from '../test/http-session';
 import { until } from '../test/until';

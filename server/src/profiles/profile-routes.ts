@@ -1,12 +1,12 @@
 import { profileVisibilitySchema, usernameSchema } from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../accounts/sessions';
-import type { AppContext } from '../app-context';
-import { reencodeUpload, removeImage, storeImage } from '../assets/images';
-import { readForm } from '../http/form-body';
-import { HttpError, parseOr400 } from '../http/http-error';
-import { findUserIdByUsername, presentProfile } from './profile-queries';
+import { findUserIdByUsername, presentProfile } from '../core/profile-queries';
+import type { AppContext } from '../platform/app-context';
+import { readForm } from '../platform/http/form-body';
+import { HttpError, parseOr400 } from '../platform/http/http-error';
+import { reencodeUpload, removeImage, storeImage } from '../platform/images';
+import { requireUser } from '../platform/sessions';
 
 const profileQuerySchema = z.object({ u: z.string().max(100).optional() });
 

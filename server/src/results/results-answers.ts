@@ -9,9 +9,9 @@ import {
 } from '@hunch/contract';
 import { AGE_BRACKETS } from '@hunch/rules';
 import type { z } from 'zod';
-import type { Db, Queryable } from '../db/database';
-import { loadQuestionRows } from '../games/question-queries';
-import { HttpError } from '../http/http-error';
+import { loadQuestionRows } from '../core/question-queries';
+import type { Db, Queryable } from '../platform/db/database';
+import { HttpError } from '../platform/http/http-error';
 import {
   presentCommunityRank,
   presentCommunityRows,

@@ -8,8 +8,8 @@ import {
   percentile,
   withheld,
 } from '@hunch/rules';
-import { DEFAULT_IMAGE } from '../assets/images';
-import { type QuestionRow, toQuestionItem } from '../games/question-queries';
+import { type QuestionRow, toQuestionItem } from '../core/question-queries';
+import { DEFAULT_IMAGE } from '../platform/images';
 import type { BoardRow, CachedCounts, CommunityRankRow, CommunityTotal } from './results-queries';
 
 /** Averages are shown with one decimal (DESIGN §2 leaves the format to us; percentiles stay raw). */

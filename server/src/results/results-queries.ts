@@ -1,5 +1,5 @@
 import { gameStateAt } from '@hunch/rules';
-import type { Queryable } from '../db/database';
+import type { Queryable } from '../platform/db/database';
 
 /** What the results calls need to know about a game; lighter than loadGame (no participant count). */
 export interface ResultsGame {

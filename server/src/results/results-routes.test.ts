@@ -2,14 +2,14 @@ import type { CommunityRow, PlayerRow } from '@hunch/contract';
 import { communityStandings, rankAndPercentile } from '@hunch/rules';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test/test-app';
-import { dbKinds } from '../test/test-db';
 import {
   buildSeriesScenario,
   buildStatsScenario,
   type SeriesScenario,
   type StatsScenario,
-} from './results-scenarios';
+} from '../test/results-scenarios';
+import { startTestApp, type TestApp } from '../test/test-app';
+import { dbKinds } from '../test/test-db';
 
 const INJECTION = encodeURIComponent("x' OR '1'='1'; DROP TABLE users; --");
 

@@ -7,10 +7,10 @@ import {
 } from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../accounts/sessions';
-import type { AppContext } from '../app-context';
-import { findCommunity } from '../communities/community-queries';
-import { HttpError, parseOr400 } from '../http/http-error';
+import { findCommunity } from '../core/community-queries';
+import type { AppContext } from '../platform/app-context';
+import { HttpError, parseOr400 } from '../platform/http/http-error';
+import { requireUser } from '../platform/sessions';
 import { communityBoard, communityRank, playerBoard, questionStats, statsGroup } from './results-answers';
 import { findPlayer, findResultsGame, type ResultsGame } from './results-queries';
 

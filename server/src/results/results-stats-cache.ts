@@ -1,6 +1,6 @@
 import { STATS_BUCKETS } from '@hunch/contract';
 import { AGE_BRACKETS } from '@hunch/rules';
-import type { Db, Queryable } from '../db/database';
+import type { Db, Queryable } from '../platform/db/database';
 
 // The per-game statistics cache (tables in migrations/003-results-indexes.sql): a scored game's
 // answer counts per question, slot and group, and its crowd medians, so question statistics read

@@ -9,8 +9,6 @@ import {
   withheld,
 } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test/test-app';
-import { dbKinds } from '../test/test-db';
 import {
   buildSeriesScenario,
   buildStatsScenario,
@@ -18,7 +16,9 @@ import {
   type StatsPlayer,
   type StatsScenario,
   statsQuestions,
-} from './results-scenarios';
+} from '../test/results-scenarios';
+import { startTestApp, type TestApp } from '../test/test-app';
+import { dbKinds } from '../test/test-db';
 import { ageBracketSql, buildStatsCache } from './results-stats-cache';
 
 type Response = {

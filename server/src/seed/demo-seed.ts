@@ -1,12 +1,11 @@
 import { geoGroupFor } from '../accounts/geo-groups';
 import { hashPassword } from '../accounts/passwords';
 import { ensureGeoCommunity } from '../accounts/registration';
-import type { AppContext } from '../app-context';
-import { badgeImage, storeImage } from '../assets/images';
-import type { Queryable } from '../db/database';
-import { loadQuestionRows } from '../games/question-queries';
+import { loadQuestionRows } from '../core/question-queries';
 import { createCommunity, createGame, createSeries } from '../hosting/authoring';
-import { LIVE_SERIES } from '../live/live-demo';
+import type { AppContext } from '../platform/app-context';
+import type { Queryable } from '../platform/db/database';
+import { badgeImage, storeImage } from '../platform/images';
 import {
   adjectives,
   animals,
@@ -15,6 +14,7 @@ import {
   type QuestionSet,
   questionSets,
 } from './demo-content';
+import { LIVE_SERIES } from './live-demo';
 import { type Random, seededRandom } from './seeded-random';
 
 /** A demo account anyone can log in with (README). */

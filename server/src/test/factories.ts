@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import type { Queryable } from '../db/database';
 import { createCommunity } from '../hosting/authoring';
+import type { Queryable } from '../platform/db/database';
 import type { TestClient } from './test-app';
 
 let seq = 0;

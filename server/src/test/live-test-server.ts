@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../app';
-import type { AppContext } from '../app-context';
-import { ensureDefaultImages } from '../assets/images';
-import { loadConfig } from '../config';
-import { attachRealtime } from '../realtime/realtime';
+import { attachRealtime } from '../app/realtime';
+import type { AppContext } from '../platform/app-context';
+import { loadConfig } from '../platform/config';
+import { ensureDefaultImages } from '../platform/images';
 import { type DbKind, openTestDb } from './test-db';
 
 /**

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app';
-import type { AppContext } from '../app-context';
-import { ensureDefaultImages } from '../assets/images';
-import { loadConfig } from '../config';
+import type { AppContext } from '../platform/app-context';
+import { loadConfig } from '../platform/config';
+import { ensureDefaultImages } from '../platform/images';
 import { type DbKind, openTestDb } from './test-db';
 
 export interface TestApp {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable } from '../db/database';
-import { migrate } from '../db/migrate';
-import { openPglite } from '../db/pglite';
-import { openPostgres } from '../db/postgres';
+import type { Db, Queryable } from '../platform/db/database';
+import { migrate } from '../platform/db/migrate';
+import { openPglite } from '../platform/db/pglite';
+import { openPostgres } from '../platform/db/postgres';
 
 export type DbKind = 'pglite' | 'postgres';
 

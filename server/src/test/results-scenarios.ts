@@ -1,9 +1,9 @@
 import type { QuestionInput } from '@hunch/contract';
 import { createSeries } from '../hosting/authoring';
 import { seededRandom } from '../seed/seeded-random';
-import { makeCommunity, registerPlayer } from '../test/factories';
-import type { TestApp, TestClient } from '../test/test-app';
+import { makeCommunity, registerPlayer } from './factories';
 import { insertGeoGroup, insertPlayer, makeGame } from './results-factories';
+import type { TestApp, TestClient } from './test-app';
 
 // The two worlds the results tests play in: a small series whose every number is worked out by
 // hand (ranks, percentiles, head-to-heads, community rank), and a big game of 120 generated

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db, Queryable } from '../db/database';
-import { HttpError } from '../http/http-error';
+import type { Db, Queryable } from './db/database';
+import { HttpError } from './http/http-error';
 
 export const SESSION_COOKIE = 'hunch_session';
 const SESSION_DAYS = 30;

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test/test-app';
-import { until } from '../test/until';
+import { startTestApp, type TestApp } from '../../test/test-app';
+import { until } from '../../test/until';
 import { benchMetricsRoute, type GcRecord } from './bench-metrics';
 
 describe('benchmark metrics', () => {

@@ -1,15 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { LEADERBOARD_PAGE_SIZE } from '@hunch/contract';
-import type { Db } from '../db/database';
-import { createCommunity, createGame, createSeries } from '../hosting/authoring';
-import { openTestDb } from '../test/test-db';
-import { communityRank, playerBoard, questionStats } from './results-answers';
-import { findResultsGame, playerResult } from './results-queries';
-import { buildStatsCache } from './results-stats-cache';
+import { createCommunity, createGame, createSeries } from '../src/hosting/authoring';
+import type { Db } from '../src/platform/db/database';
+import { communityRank, playerBoard, questionStats } from '../src/results/results-answers';
+import { findResultsGame, playerResult } from '../src/results/results-queries';
+import { buildStatsCache } from '../src/results/results-stats-cache';
+import { openTestDb } from '../src/test/test-db';
 
 // Benchmark of the results queries on one big scored game. Run it with
-//   npx tsx server/src/results/results-bench.ts 1000000
+//   npx tsx server/bench/results-bench.ts 1000000
 // against the PostgreSQL in TEST_DATABASE_URL (in a schema of its own, dropped afterwards), or an
 // in-memory PGlite without it. Not part of the test suite: a million players take minutes to seed.
 

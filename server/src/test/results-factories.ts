@@ -7,8 +7,8 @@ import {
   rankAndPercentile,
   votePoints,
 } from '@hunch/rules';
-import type { Queryable } from '../db/database';
 import { createGame } from '../hosting/authoring';
+import type { Queryable } from '../platform/db/database';
 
 // Test data for the results calls: scored games written straight into the tables, with scores,
 // ranks, percentiles and positions computed here with the rules functions, so these tests stand

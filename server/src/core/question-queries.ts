@@ -1,6 +1,6 @@
 import type { QuestionItem } from '@hunch/contract';
 import type { LiveSchedule } from '@hunch/rules';
-import type { Queryable } from '../db/database';
+import type { Queryable } from '../platform/db/database';
 
 /** A question as stored, with what scoring and statistics need (outcome, linked vote). */
 export interface QuestionRow {

@@ -55,7 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: on(e.SEED_DEMO),
     trustProxy: on(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
-    webDist: e.WEB_DIST ?? path.resolve(import.meta.dirname, '../../web/dist'),
+    webDist: e.WEB_DIST ?? path.resolve(import.meta.dirname, '../../../web/dist'),
     benchMetrics: on(e.BENCH_METRICS),
     liveDemo: {
       everyS: e.LIVE_DEMO_EVERY_S,

@@ -1,7 +1,7 @@
 import type { Profile } from '@hunch/contract';
-import { DEFAULT_IMAGE } from '../assets/images';
-import { joinedList } from '../communities/community-queries';
-import type { Queryable } from '../db/database';
+import type { Queryable } from '../platform/db/database';
+import { DEFAULT_IMAGE } from '../platform/images';
+import { joinedList } from './community-queries';
 
 interface UserRow {
   id: number;

@@ -1,6 +1,6 @@
 import type { Game } from '@hunch/contract';
 import { AGE_BRACKETS, gameStateAt, gameStatusAt } from '@hunch/rules';
-import type { Queryable } from '../db/database';
+import type { Queryable } from '../platform/db/database';
 
 interface GameRow {
   uuid: string;

@@ -1,5 +1,5 @@
 import type { CommunityCard, JoinedList } from '@hunch/contract';
-import type { Queryable } from '../db/database';
+import type { Queryable } from '../platform/db/database';
 
 export interface CommunityRow {
   id: number;

@@ -3,10 +3,10 @@ import { hostname } from 'node:os';
 import type { GameClientToServer, GameServerToClient, LiveQuestionEvent } from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
 import { io, type Socket } from 'socket.io-client';
-import { SESSION_COOKIE } from '../accounts/sessions';
-import type { AppContext } from '../app-context';
 import { createGame } from '../hosting/authoring';
-import { questionSets } from '../seed/demo-content';
+import type { AppContext } from '../platform/app-context';
+import { SESSION_COOKIE } from '../platform/sessions';
+import { questionSets } from './demo-content';
 
 const BOTS_PER_GAME = 12;
 const TICK_MS = 10_000;

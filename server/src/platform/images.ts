@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { HttpError } from '../http/http-error';
+import { HttpError } from './http/http-error';
 
 /** Folders under DATA_DIR/uploads, served at /assets/{kind}/. */
 export const imageKinds = ['users', 'communities', 'games', 'questions'] as const;

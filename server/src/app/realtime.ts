@@ -3,12 +3,12 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
-import { SESSION_COOKIE, userIdForToken } from '../accounts/sessions';
-import type { AppContext } from '../app-context';
+import { GameClock } from '../core/game-clock';
 import { registerDataNamespace } from '../games/data-namespace';
-import { GameClock } from '../games/game-clock';
 import { LiveConductor } from '../live/live-conductor';
 import { type LiveHub, registerLiveNamespace } from '../live/live-namespace';
+import type { AppContext } from '../platform/app-context';
+import { SESSION_COOKIE, userIdForToken } from '../platform/sessions';
 import { buildStatsCache } from '../results/results-stats-cache';
 
 export interface Realtime {

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from './database';
 
-const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations');
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../migrations');
 // Any constant: every server process takes the same advisory lock so only one migrates at a time.
 const MIGRATION_LOCK = 72_410_001;
 

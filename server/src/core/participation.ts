@@ -1,7 +1,7 @@
 import type { AnswerPayload, Game, Participation, QuestionItem } from '@hunch/contract';
 import { questionsAskedBy } from '@hunch/rules';
-import type { Db, Queryable } from '../db/database';
-import { HttpError } from '../http/http-error';
+import type { Db, Queryable } from '../platform/db/database';
+import { HttpError } from '../platform/http/http-error';
 import { liveScheduleOf, loadQuestionRows, toQuestionItem } from './question-queries';
 
 /** The questions of a game as players see them: never the outcome or the linked vote. */
