@@ -1,62 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { httpSession } from './test/http-session';
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Running {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startServer(dataDir: string, port: number): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SEED_DEMO: '0',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-    },
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, port, output: () => out, exited };
-}
-
-async function waitUp(server: Running): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/api/community_search`);
-      if (res.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not start: ${server.output()}`);
-}
+import { freePort, startServerProcess as startServer, waitUp } from './test/server-process';
 
 describe('the server process', () => {
   const dirs: string[] = [];
@@ -73,7 +22,7 @@ describe('the server process', () => {
     children.push(first.child);
     await waitUp(first);
 
-    const { call } = httpSession(`http://127.0.0.1:${first.port}`);
+    const { call } = httpSession(first.url);
     const form = new URLSearchParams({
       username: 'survivor_1',
       password: 'secret!42',
@@ -94,7 +43,7 @@ describe('the server process', () => {
     const third = startServer(dataDir, await freePort());
     children.push(third.child);
     await waitUp(third);
-    const { call: again } = httpSession(`http://127.0.0.1:${third.port}`);
+    const { call: again } = httpSession(third.url);
     const login = await again(
       'PUT',
       '/api/login',
