@@ -95,10 +95,16 @@ export type Participation = z.infer<typeof participationSchema>;
 
 export const enterGameSchema = z.object({ subcommunity: z.string().max(64).nullable().optional() });
 
-export const answerPayloadSchema = z.object({
+/** One answer to one question: a choice or a number. Live games send it as is (live.ts). */
+export const liveAnswerSchema = z.object({
   question_i: z.number().int().min(0),
   choice_i: z.number().int().min(0).nullable(),
   number_answer: z.number().finite().nullable(),
+});
+export type LiveAnswer = z.infer<typeof liveAnswerSchema>;
+
+/** The answer PUT of a game played at one's own pace: an answer, and the team it counts for. */
+export const answerPayloadSchema = liveAnswerSchema.extend({
   subcommunity: z.string().max(64).nullable().optional(),
 });
 export type AnswerPayload = z.infer<typeof answerPayloadSchema>;

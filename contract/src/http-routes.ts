@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
+  accountMessages,
   checkFields,
+  genderSchema,
   loginSchema,
   profileSchema,
   profileVisibilitySchema,
@@ -31,8 +33,9 @@ import {
  *
  * Error answers are text/plain sentences a person reads (spec §8); `errors` lists the statuses a
  * route may answer with besides its successes. Parameters, query and body are validated at the
- * edge with the schemas below; `invalid` says which status and text a malformed part gets when the
- * spec or the product fixes one (an unknown game's id answers like a missing game: 404).
+ * edge with the schemas below: a malformed part answers 400 with its schema's sentence, and
+ * `invalid` changes the status, or the text used when the schema has no sentence of its own (an
+ * unknown game's id answers like a missing game: 404 'No such game').
  */
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -51,7 +54,10 @@ export const errorTextSchema = z.string();
 
 export interface InvalidAnswer {
   status: number;
-  /** The text to send; when absent, the schema's own message (or a plain fallback). */
+  /**
+   * Sent when the failing check carries zod's own wording (written for developers); a sentence the
+   * schema carries ('Invalid username') is sent as it is. Absent: 'Invalid request'.
+   */
   message?: string;
 }
 
@@ -64,17 +70,27 @@ export interface RouteDef {
   query?: z.ZodObject;
   bodyKind: BodyKind;
   body?: z.ZodType;
-  /** Success statuses and the schema of their JSON answer (`text` for a plain-text answer). */
+  /** The success status and the schema of its answer: JSON, or text/plain for a string schema. */
   responses: Partial<Record<200 | 201, z.ZodType>>;
   errors: readonly number[];
   invalid?: { params?: InvalidAnswer; query?: InvalidAnswer; body?: InvalidAnswer };
 }
 
 /** Keeps each entry's literal types (so handlers and callers are typed from it). */
-const route = <const T extends RouteDef>(def: T): T => def;
+export const defineRoute = <const T extends RouteDef>(def: T): T => def;
+const route = defineRoute;
 
-const uuidParams = z.object({ uuid: z.string().max(200) });
-const unknownGame = { params: { status: 404, message: 'No such game' } } as const;
+/** A malformed game id is as unknown as a missing game. */
+const uuidParams = z.object({ uuid: z.string().uuid('No such game') });
+const unknownGame = { params: { status: 404 } } as const;
+
+/** The register form: an empty gender means 'Prefer not to answer', the same as leaving it out. */
+const registrationFormSchema = registrationSchema.extend({
+  gender: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    genderSchema.optional(),
+  ),
+});
 
 export const httpRoutes = {
   csrf: route({
@@ -89,20 +105,29 @@ export const httpRoutes = {
     method: 'GET',
     path: '/api/check_registration/:field',
     access: 'public',
-    params: z.object({ field: z.enum(checkFields) }),
-    query: z.object({ check: z.string().max(300) }),
+    params: z.object({
+      field: z.enum(checkFields, { error: (issue) => `Unknown registration field: ${String(issue.input)}` }),
+    }),
+    // A missing or malformed value is checked as empty, so it gets the field's own 'Invalid …' text.
+    query: z.object({
+      check: z
+        .string()
+        .max(300)
+        .regex(/^[^\0]*$/)
+        .catch(''),
+    }),
     bodyKind: 'none',
-    // zipcode answers {name}; the other fields answer 200 with no body worth reading.
-    responses: { 200: zipcodeCheckResultSchema.or(z.unknown()) },
+    // zipcode answers {name}; the other fields answer the text 'OK'. Refusals are spec §5's texts.
+    responses: { 200: zipcodeCheckResultSchema.or(z.literal('OK')) },
     errors: [400, 403, 404, 409],
-    invalid: { params: { status: 404, message: 'Unknown registration field' } },
+    invalid: { params: { status: 404 } },
   }),
   register: route({
     method: 'POST',
     path: '/api/register',
     access: 'public',
     bodyKind: 'form',
-    body: registrationSchema,
+    body: registrationFormSchema,
     responses: { 201: profileSchema },
     errors: [400, 403, 409, 413, 415, 429],
     invalid: { body: { status: 400, message: 'Please fill in every required field' } },
@@ -115,13 +140,14 @@ export const httpRoutes = {
     body: loginSchema,
     responses: { 200: profileSchema },
     errors: [400, 401, 429],
+    invalid: { body: { status: 400, message: accountMessages.loginRequired } },
   }),
   logout: route({
     method: 'PUT',
     path: '/api/logout',
     access: 'public',
     bodyKind: 'none',
-    responses: { 200: z.string() },
+    responses: { 200: z.literal('Logged out') },
     errors: [],
   }),
   profile: route({
@@ -149,6 +175,7 @@ export const httpRoutes = {
     method: 'PUT',
     path: '/api/profile_image',
     access: 'user',
+    // One file part named profile_img; no text fields.
     bodyKind: 'form',
     responses: { 200: profileSchema },
     errors: [400, 401, 413, 415],
@@ -308,9 +335,14 @@ export type RouteResponse<R extends RouteDef> = R['responses'] extends { 200: in
     ? Infer<S>
     : never;
 
+/** The status of the route's success answer: 201 for a route that creates, else 200. */
+export function successStatus(def: RouteDef): 200 | 201 {
+  return def.responses[200] ? 200 : 201;
+}
+
 /** The schema of the route's success answer (200 or 201). */
 export function successSchema(def: RouteDef): z.ZodType {
-  const schema = def.responses[200] ?? def.responses[201];
+  const schema = def.responses[successStatus(def)];
   if (!schema) throw new Error(`${def.method} ${def.path} declares no success answer`);
   return schema;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Game } from './games';
-import { gameStateSchema, questionItemSchema, uuidSchema } from './games';
+import type { Game, LiveAnswer } from './games';
+// The answer's shape lives in games.ts (the answer PUT extends it), so live.ts depends on games.ts only.
+import { gameStateSchema, liveAnswerSchema, questionItemSchema, uuidSchema } from './games';
 
 /** Socket namespaces and event names: written once, used by server and web. */
 export const DATA_NAMESPACE = '/data';
@@ -27,13 +28,6 @@ export const liveQuestionSchema = z.object({
   i: z.number().int(),
 });
 export type LiveQuestion = z.infer<typeof liveQuestionSchema>;
-
-export const liveAnswerSchema = z.object({
-  question_i: z.number().int().min(0),
-  choice_i: z.number().int().min(0).nullable(),
-  number_answer: z.number().finite().nullable(),
-});
-export type LiveAnswer = z.infer<typeof liveAnswerSchema>;
 
 /** The live question as sent: `time_left` (ms) lets a client with a skewed clock count down right. */
 export const liveQuestionEventSchema = liveQuestionSchema.extend({ time_left: z.number().min(0) });

@@ -2,56 +2,33 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
   CHECK_WAIT,
   expectCleanSession,
+  fieldMessage,
+  fieldState,
   handleDialogs,
+  journey,
   newSession,
+  type PageProblems,
   saveScreenshot,
   saveScreenshots,
   solidPng,
-  step,
+  tint,
   useServerAndBrowser,
   WAIT,
-  withFailureCapture,
 } from './harness';
 
 /**
  * One journey through the accounts and communities screens (spec §2, §4, §5), as a new user would
- * take it, against the real server with the demo data and the built web app.
+ * take it, against the real server with the demo data and the built web app: one test per screen.
  */
 
 const HOUSTON = 'Greater Houston, TX';
 const WARNING = 'Double-check account details! Account details currently cannot be changed or recovered.';
 const UPLOAD_CONFIRM = 'Upload new profile image? This will replace your old one.';
-
-/** The text of the message tied to an input by aria-describedby (the last id; the first may be a hint). */
-async function fieldMessage(input: Locator): Promise<string> {
-  const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(/\s+/).filter(Boolean);
-  const id = ids.at(-1);
-  if (!id) throw new Error('the input has no aria-describedby message');
-  return ((await input.page().locator(`[id="${id}"]`).textContent()) ?? '').trim();
-}
-
-/** How a checked field looks (spec §4): valid light green, mismatch / invalid pink. */
-async function tint(input: Locator): Promise<'green' | 'pink' | 'plain'> {
-  const colour = await input.evaluate((el) => getComputedStyle(el).backgroundColor);
-  const [r = 0, g = 0, b = 0] = (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number);
-  if (g - r > 15 && g - b > 15) return 'green';
-  if (r - g > 15 && r >= b) return 'pink';
-  return 'plain';
-}
-
-/** Message, tint and aria-invalid of a checked field, polled together. */
-async function fieldState(input: Locator) {
-  return {
-    message: await fieldMessage(input),
-    tint: await tint(input),
-    invalid: await input.getAttribute('aria-invalid'),
-  };
-}
 
 /** The centre pixel of a loaded image, or null while it is not (yet) a real picture. */
 function centrePixel(img: Locator): Promise<number[] | null> {
@@ -91,7 +68,7 @@ async function membersOnCommunityPage(page: Page): Promise<string> {
 }
 
 /**
- * A soft check: a mismatch fails the test but lets the journey go on, so one product bug does not
+ * A soft check: a mismatch fails the screen but lets the journey go on, so one product bug does not
  * hide the next. The screen is saved as .e2e-artifacts/failure-{name}.png when it fails.
  */
 async function softEqual(page: Page, name: string, actual: unknown, expected: unknown, message: string) {
@@ -101,375 +78,330 @@ async function softEqual(page: Page, name: string, actual: unknown, expected: un
 
 describe('accounts and communities: a new user', () => {
   const setup = useServerAndBrowser({ seed: true });
+  const username = `e2e_${Date.now().toString(36)}`;
+  const password = 'Hunch!2468';
   let tempDir: string | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page;
+  let problems: PageProblems;
+  let dialogs: ReturnType<typeof handleDialogs>;
+  /** Membership calls the server answered (a 403 is the client's one CSRF retry, not a second call). */
+  const membershipCalls: string[] = [];
   beforeAll(async () => {
     tempDir = await mkdtemp(path.join(tmpdir(), 'hunch-e2e-files-'));
-  });
-  afterAll(async () => {
-    if (tempDir) await rm(tempDir, { recursive: true, force: true });
-  });
-
-  it('signs up, filters and joins communities, edits the profile, logs out and back in via returnto', async () => {
     const { server, browser } = setup();
-    if (!tempDir) throw new Error('setup failed: no temp dir');
-    const { context, page, problems } = await newSession(browser, server.baseUrl);
-    const dialogs = handleDialogs(page);
-    // Membership calls the server answered (a 403 is the client's one CSRF retry, not a second call).
-    const membershipCalls: string[] = [];
+    ({ context, page, problems } = await newSession(browser, server.baseUrl));
+    dialogs = handleDialogs(page);
     page.on('response', (res) => {
       if (res.url().includes('/api/community_membership/') && res.status() !== 403) {
         membershipCalls.push(res.request().method());
       }
     });
+  });
+  afterAll(async () => {
+    await context?.close();
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  });
 
-    const username = `e2e_${Date.now().toString(36)}`;
-    const password = 'Hunch!2468';
-    const footer = page.getByRole('navigation', { name: 'Main' });
-    const pathname = () => new URL(page.url()).pathname;
+  const screen = journey('accounts-communities', () => ({ user: page }));
+  const footer = () => page.getByRole('navigation', { name: 'Main' });
+  const form = () => page.getByRole('form', { name: 'Sign up' });
+  const signUp = () => form().getByRole('button', { name: 'Sign Up' });
+  const pathname = () => new URL(page.url()).pathname;
 
-    try {
-      await withFailureCapture(page, 'accounts-communities', async () => {
-        await step('register page, logged-out footer', async () => {
-          await page.goto('/register');
-          await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-          expect(await page.title()).toContain('Hunch');
-          // Footer rules (spec §2): Communities always, Log in when logged out, no Play, no profile.
-          await footer.getByRole('link', { name: 'Log in', exact: true }).waitFor();
-          expect(await footer.getByRole('link', { name: 'Communities' }).count()).toBe(1);
-          expect(await footer.getByRole('link', { name: 'Play' }).count()).toBe(0);
-          expect(await footer.getByRole('link', { name: 'Profile' }).count()).toBe(0);
-          expect(await footer.locator('a[href^="/play"], a[href^="/profile"]').count()).toBe(0);
-          // Upper navigation: Login and Sign Up, Sign Up current.
-          const account = page.getByRole('navigation', { name: 'Account' });
-          expect(await account.getByRole('link', { name: 'Login' }).count()).toBe(1);
-          expect(await account.getByRole('link', { name: 'Sign Up' }).getAttribute('aria-current')).toBe(
-            'page',
-          );
-        });
+  screen('register: the logged-out footer and account navigation', async () => {
+    await page.goto('/register');
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    expect(await page.title()).toContain('Hunch');
+    // Footer rules (spec §2): Communities always, Log in when logged out, no Play, no profile.
+    await footer().getByRole('link', { name: 'Log in', exact: true }).waitFor();
+    expect(await footer().getByRole('link', { name: 'Communities' }).count()).toBe(1);
+    expect(await footer().getByRole('link', { name: 'Play' }).count()).toBe(0);
+    expect(await footer().getByRole('link', { name: 'Profile' }).count()).toBe(0);
+    expect(await footer().locator('a[href^="/play"], a[href^="/profile"]').count()).toBe(0);
+    // Upper navigation: Login and Sign Up, Sign Up current.
+    const account = page.getByRole('navigation', { name: 'Account' });
+    expect(await account.getByRole('link', { name: 'Login' }).count()).toBe(1);
+    expect(await account.getByRole('link', { name: 'Sign Up' }).getAttribute('aria-current')).toBe('page');
+  });
 
-        const form = page.getByRole('form', { name: 'Sign up' });
-        const signUp = form.getByRole('button', { name: 'Sign Up' });
+  screen('register: username checked live after the 1 s pause', async () => {
+    expect(await signUp().isDisabled()).toBe(true);
+    const field = form().getByLabel('Username', { exact: true });
+    await field.pressSequentially('abc', { delay: 30 });
+    // Debounced: right after typing nothing is said yet (only checked if we really are quick).
+    const typed = Date.now();
+    const early = await fieldMessage(field);
+    if (Date.now() - typed < 400) expect(early).toBe('');
+    await expect
+      .poll(() => fieldState(field), CHECK_WAIT)
+      .toEqual({ message: 'Invalid username', tint: 'pink', invalid: 'true' });
+    // Taken, case-insensitively (the demo account is demo_player).
+    await field.fill('Demo_Player');
+    await expect.poll(() => fieldMessage(field), CHECK_WAIT).toBe('Username Demo_Player is taken.');
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    // Fixed: accepted by the server, light green, nothing to say.
+    await field.fill(username);
+    await expect
+      .poll(() => fieldState(field), CHECK_WAIT)
+      .toEqual({ message: '', tint: 'green', invalid: 'false' });
+  });
 
-        await step('username: live check after the 1 s pause', async () => {
-          expect(await signUp.isDisabled()).toBe(true);
-          const field = form.getByLabel('Username', { exact: true });
-          await field.pressSequentially('abc', { delay: 30 });
-          // Debounced: right after typing nothing is said yet (only checked if we really are quick).
-          const typed = Date.now();
-          const early = await fieldMessage(field);
-          if (Date.now() - typed < 400) expect(early).toBe('');
-          await expect
-            .poll(() => fieldState(field), CHECK_WAIT)
-            .toEqual({
-              message: 'Invalid username',
-              tint: 'pink',
-              invalid: 'true',
-            });
-          // Taken, case-insensitively (the demo account is demo_player).
-          await field.fill('Demo_Player');
-          await expect.poll(() => fieldMessage(field), CHECK_WAIT).toBe('Username Demo_Player is taken.');
-          expect(await field.getAttribute('aria-invalid')).toBe('true');
-          // Fixed: accepted by the server, light green, nothing to say.
-          await field.fill(username);
-          await expect
-            .poll(() => fieldState(field), CHECK_WAIT)
-            .toEqual({
-              message: '',
-              tint: 'green',
-              invalid: 'false',
-            });
-        });
+  screen('register: passwords mismatch, then match', async () => {
+    const pass = form().getByLabel('Password', { exact: true });
+    const confirm = form().getByLabel('Confirm password', { exact: true });
+    await pass.fill(password);
+    await confirm.fill(`${password}x`);
+    await expect
+      .poll(() => fieldState(confirm), CHECK_WAIT)
+      .toEqual({ message: 'Password fields must match.', tint: 'pink', invalid: 'true' });
+    await confirm.fill(password);
+    await expect
+      .poll(() => fieldState(confirm), CHECK_WAIT)
+      .toEqual({ message: '', tint: 'green', invalid: 'false' });
+    await expect.poll(() => tint(pass), CHECK_WAIT).toBe('green');
+  });
 
-        await step('passwords: mismatch, then match', async () => {
-          const pass = form.getByLabel('Password', { exact: true });
-          const confirm = form.getByLabel('Confirm password', { exact: true });
-          await pass.fill(password);
-          await confirm.fill(`${password}x`);
-          await expect
-            .poll(() => fieldState(confirm), CHECK_WAIT)
-            .toEqual({
-              message: 'Password fields must match.',
-              tint: 'pink',
-              invalid: 'true',
-            });
-          await confirm.fill(password);
-          await expect
-            .poll(() => fieldState(confirm), CHECK_WAIT)
-            .toEqual({
-              message: '',
-              tint: 'green',
-              invalid: 'false',
-            });
-          await expect.poll(() => tint(pass), CHECK_WAIT).toBe('green');
-        });
+  screen('register: email, zipcode (geo-group), date of birth; gender left alone', async () => {
+    const email = form().getByLabel('Email', { exact: true });
+    await email.fill(`${username}@example.com`);
+    const zipcode = form().getByLabel('Zipcode', { exact: true });
+    await zipcode.fill('77002');
+    const dob = form().getByLabel('Date of birth', { exact: true });
+    await dob.fill('1999-05-17');
+    await expect
+      .poll(() => fieldState(email), CHECK_WAIT)
+      .toEqual({ message: '', tint: 'green', invalid: 'false' });
+    await expect
+      .poll(() => fieldState(zipcode), CHECK_WAIT)
+      .toEqual({ message: `Your geo-group: ${HOUSTON}`, tint: 'green', invalid: 'false' });
+    await expect
+      .poll(() => fieldState(dob), CHECK_WAIT)
+      .toEqual({ message: '', tint: 'green', invalid: 'false' });
+    expect(await form().getByRole('radio', { name: 'Prefer not to answer' }).isChecked()).toBe(true);
+    expect((await form().getByRole('note').textContent())?.trim()).toBe(WARNING);
+    await expect.poll(() => signUp().isEnabled(), WAIT).toBe(true);
+    await saveScreenshots(page, 'register');
+  });
 
-        await step('email, zipcode (geo-group), date of birth, gender left alone', async () => {
-          const email = form.getByLabel('Email', { exact: true });
-          await email.fill(`${username}@example.com`);
-          const zipcode = form.getByLabel('Zipcode', { exact: true });
-          await zipcode.fill('77002');
-          const dob = form.getByLabel('Date of birth', { exact: true });
-          await dob.fill('1999-05-17');
-          await expect
-            .poll(() => fieldState(email), CHECK_WAIT)
-            .toEqual({
-              message: '',
-              tint: 'green',
-              invalid: 'false',
-            });
-          await expect
-            .poll(() => fieldState(zipcode), CHECK_WAIT)
-            .toEqual({
-              message: `Your geo-group: ${HOUSTON}`,
-              tint: 'green',
-              invalid: 'false',
-            });
-          await expect
-            .poll(() => fieldState(dob), CHECK_WAIT)
-            .toEqual({
-              message: '',
-              tint: 'green',
-              invalid: 'false',
-            });
-          expect(await form.getByRole('radio', { name: 'Prefer not to answer' }).isChecked()).toBe(true);
-          expect((await form.getByRole('note').textContent())?.trim()).toBe(WARNING);
-          await expect.poll(() => signUp.isEnabled(), WAIT).toBe(true);
-        });
+  screen('register: Sign Up lands on the communities, logged-in footer', async () => {
+    // Once signed up, the form's field checks are not asked again (they would say "taken").
+    const checksAfter: string[] = [];
+    page.on('response', (res) => {
+      if (res.url().includes('/api/check_registration/')) checksAfter.push(`${res.status()} ${res.url()}`);
+    });
+    await signUp().click();
+    await page.waitForURL((url) => url.pathname.startsWith('/communities/'));
+    await footer().getByRole('link', { name: 'Play', exact: true }).waitFor();
+    await footer().getByRole('link', { name: 'Profile', exact: true }).waitFor();
+    expect(await footer().getByRole('link', { name: 'Log in' }).count()).toBe(0);
+    expect(await footer().getByRole('link', { name: 'Play' }).getAttribute('href')).toBe('/play');
+    expect(await footer().getByRole('link', { name: 'Profile' }).getAttribute('href')).toBe('/profile');
+    await page
+      .getByRole('navigation', { name: 'Communities' })
+      .getByRole('link', { name: 'Your Communities' })
+      .waitFor();
+    await page.waitForTimeout(1_500);
+    expect(checksAfter).toEqual([]);
+  });
 
-        await saveScreenshots(page, 'register');
-
-        await step('sign up lands on the communities, logged-in footer', async () => {
-          // Once signed up, the form's field checks are not asked again (they would say "taken").
-          const checksAfter: string[] = [];
-          page.on('response', (res) => {
-            if (res.url().includes('/api/check_registration/'))
-              checksAfter.push(`${res.status()} ${res.url()}`);
-          });
-          await signUp.click();
-          await page.waitForURL((url) => url.pathname.startsWith('/communities/'));
-          await footer.getByRole('link', { name: 'Play', exact: true }).waitFor();
-          await footer.getByRole('link', { name: 'Profile', exact: true }).waitFor();
-          expect(await footer.getByRole('link', { name: 'Log in' }).count()).toBe(0);
-          expect(await footer.getByRole('link', { name: 'Play' }).getAttribute('href')).toBe('/play');
-          expect(await footer.getByRole('link', { name: 'Profile' }).getAttribute('href')).toBe('/profile');
-          await page
-            .getByRole('navigation', { name: 'Communities' })
-            .getByRole('link', { name: 'Your Communities' })
-            .waitFor();
-          await page.waitForTimeout(1_500);
-          expect(checksAfter).toEqual([]);
-        });
-
-        await step('community search: popular list', async () => {
-          await page
-            .getByRole('navigation', { name: 'Communities' })
-            .getByRole('link', { name: 'Community Search' })
-            .click();
-          await page.waitForURL((url) => url.pathname === '/communities/search');
-          await page.getByRole('heading', { name: 'Popular Communities:', exact: true }).waitFor();
-          expect(await footer.getByRole('link', { name: 'Communities' }).getAttribute('aria-current')).toBe(
-            'page',
-          );
-          for (const group of ['Community Categories', 'Entertainment Categories', 'Sports Categories']) {
-            await page.getByRole('heading', { name: group, exact: true }).waitFor();
-          }
-          await expect
-            .poll(() => cardNames(page), WAIT)
-            .toEqual(expect.arrayContaining(['The Movie Buffs', HOUSTON]));
-          // Sorted by member count, largest first (spec §2).
-          const counts = (await cards(page)).map((c) => memberValue(c.members));
-          expect(counts).toEqual([...counts].sort((a, b) => b - a));
-        });
-
-        await step(
-          'category chip Movies filters; it is not in the first group, so a second click keeps it',
-          async () => {
-            const movies = page.getByRole('button', { name: 'Movies', exact: true });
-            await movies.click();
-            await page.getByRole('heading', { name: 'Movies Communities:', exact: true }).waitFor();
-            expect(new URL(page.url()).searchParams.get('c')).toBe('Movies');
-            expect(await movies.getAttribute('aria-pressed')).toBe('true');
-            await expect.poll(() => cardNames(page), WAIT).toEqual(['The Movie Buffs']);
-            // Spec §2: only the selected chip of the FIRST group clears the filter; Movies is in
-            // 'Entertainment', the second group.
-            await movies.click();
-            await page.getByRole('heading', { name: 'Movies Communities:', exact: true }).waitFor();
-            expect(await movies.getAttribute('aria-pressed')).toBe('true');
-          },
-        );
-
-        await step('category chip Trivia (first group) filters, a second click clears', async () => {
-          const trivia = page.getByRole('button', { name: 'Trivia', exact: true });
-          await trivia.click();
-          await page.getByRole('heading', { name: 'Trivia Communities:', exact: true }).waitFor();
-          await expect
-            .poll(async () => (await cardNames(page)).sort(), WAIT)
-            .toEqual(['Hunch HQ', 'Quizzards']);
-          expect(
-            await page.getByRole('button', { name: 'Movies', exact: true }).getAttribute('aria-pressed'),
-          ).toBe('false');
-          await trivia.click();
-          await page.getByRole('heading', { name: 'Popular Communities:', exact: true }).waitFor();
-          expect(new URL(page.url()).searchParams.has('c')).toBe(false);
-          expect(await trivia.getAttribute('aria-pressed')).toBe('false');
-          await expect.poll(async () => (await cardNames(page)).length, WAIT).toBeGreaterThan(10);
-        });
-
-        await saveScreenshots(page, 'search');
-
-        let membersBefore = 0;
-        await step('open The Movie Buffs and join', async () => {
-          await page.getByRole('link', { name: /^The Movie Buffs\b/ }).click();
-          await page.waitForURL((url) => url.pathname === '/communities/the-movie-buffs');
-          await page.getByRole('heading', { level: 1, name: 'The Movie Buffs' }).waitFor();
-          await page.getByText('/the-movie-buffs', { exact: true }).waitFor();
-          await page.getByText('Not joined', { exact: true }).waitFor();
-          membersBefore = Number((await membersOnCommunityPage(page)).replace(/,/g, ''));
-          expect(membersBefore).toBeGreaterThan(50); // over 50: the number itself (spec §2)
-          await page.getByRole('button', { name: 'Join the Movie Buffs', exact: true }).click();
-          await page.getByRole('button', { name: 'Leave the Movie Buffs', exact: true }).waitFor();
-          await page.getByText('Joined', { exact: true }).waitFor();
-          expect(await page.getByText('Not joined', { exact: true }).count()).toBe(0);
-          await expect.poll(() => membersOnCommunityPage(page), WAIT).toBe(String(membersBefore + 1));
-          await expect.poll(() => membershipCalls, WAIT).toEqual(['PUT']);
-        });
-
-        await saveScreenshots(page, 'community');
-
-        await step('leave asks first: dismiss keeps the membership, accept leaves', async () => {
-          const leave = page.getByRole('button', { name: 'Leave the Movie Buffs', exact: true });
-          const dismissed = dialogs.next('dismiss');
-          await leave.click();
-          const first = await dismissed;
-          expect(first.type).toBe('confirm');
-          expect(first.message).toMatch(/^Leave the Movie Buffs\?/);
-          await leave.waitFor();
-          expect(await page.getByText('Joined', { exact: true }).count()).toBe(1);
-          expect(membershipCalls).toEqual(['PUT']);
-
-          const accepted = dialogs.next('accept');
-          await leave.click();
-          expect((await accepted).message).toMatch(/^Leave the Movie Buffs\?/);
-          await page.getByRole('button', { name: 'Join the Movie Buffs', exact: true }).waitFor();
-          await page.getByText('Not joined', { exact: true }).waitFor();
-          await expect.poll(() => membersOnCommunityPage(page), WAIT).toBe(String(membersBefore));
-          await expect.poll(() => membershipCalls, WAIT).toEqual(['PUT', 'DELETE']);
-        });
-
-        const avatar = page.getByRole('img', { name: `Avatar of ${username}` });
-        await step('profile: edit, set Private, upload an image', async () => {
-          await footer.getByRole('link', { name: 'Profile', exact: true }).click();
-          await page.waitForURL((url) => url.pathname === '/profile');
-          await page.getByRole('heading', { level: 1, name: username }).waitFor();
-          await page.getByText(`Geo-group: ${HOUSTON}`, { exact: true }).waitFor();
-          await page.getByText('Public profile', { exact: true }).waitFor();
-          // Registration joined the geo-group; the Movie Buffs were left again.
-          const community = page.getByLabel('Community', { exact: true });
-          expect(await community.locator('option').allTextContents()).toEqual([HOUSTON]);
-
-          await page.getByRole('button', { name: 'Edit Profile', exact: true }).click();
-          await page.getByRole('button', { name: 'Confirm', exact: true }).waitFor();
-          const publicRadio = page.getByRole('radio', { name: 'Public', exact: true });
-          const privateRadio = page.getByRole('radio', { name: 'Private', exact: true });
-          expect(await publicRadio.isChecked()).toBe(true);
-          await privateRadio.check();
-          await page.getByText('Private profile', { exact: true }).waitFor();
-          expect(await publicRadio.isChecked()).toBe(false);
-
-          const footerAvatar = footer.getByRole('link', { name: 'Profile', exact: true }).locator('img'); // decorative: alt="";
-          const oldSrc = await avatar.getAttribute('src');
-          const oldFooterSrc = await footerAvatar.getAttribute('src');
-          expect(isRed(await centrePixel(avatar))).toBe(false);
-          const file = path.join(tempDir!, 'red-avatar.png');
-          await writeFile(file, solidPng(120, 120, [220, 30, 60]));
-          const confirmed = dialogs.next('accept');
-          await page.getByLabel('Upload profile image', { exact: true }).setInputFiles(file);
-          const seen = await confirmed;
-          expect(seen).toEqual({ type: 'confirm', message: UPLOAD_CONFIRM });
-          await page.getByText('Profile image updated.', { exact: true }).waitFor();
-          await expect.poll(() => avatar.getAttribute('src'), WAIT).not.toBe(oldSrc);
-          await expect.poll(() => centrePixel(avatar), WAIT).toSatisfy(isRed);
-          await expect.poll(() => footerAvatar.getAttribute('src'), WAIT).not.toBe(oldFooterSrc);
-          await expect.poll(() => centrePixel(footerAvatar), WAIT).toSatisfy(isRed);
-        });
-
-        await saveScreenshots(page, 'profile');
-
-        await step('profile: Confirm closes editing; Private and the image survive a reload', async () => {
-          await page.getByRole('button', { name: 'Confirm', exact: true }).click();
-          await page.getByRole('button', { name: 'Edit Profile', exact: true }).waitFor();
-          expect(await page.getByRole('radio', { name: 'Private', exact: true }).count()).toBe(0);
-          await page.reload();
-          await page.getByRole('heading', { level: 1, name: username }).waitFor();
-          await page.getByText('Private profile', { exact: true }).waitFor();
-          await expect.poll(() => centrePixel(avatar), WAIT).toSatisfy(isRed);
-        });
-
-        await step('log out goes to /login, footer back to logged out', async () => {
-          await page
-            .getByRole('navigation', { name: 'Profile' })
-            .getByRole('button', { name: 'Log out' })
-            .click();
-          await page.waitForURL((url) => url.pathname === '/login');
-          await page.getByRole('heading', { name: 'Log in to Hunch' }).waitFor();
-          expect(await page.title()).toBe('Hunch');
-          // Spec §2: logged out, the footer shows Communities and Log in, no Play, no profile image.
-          // Soft, so the returnto part of the journey still runs when this fails.
-          const footerLinks = () => footer.getByRole('link').allTextContents();
-          await footer
-            .getByRole('link', { name: 'Log in', exact: true })
-            .waitFor({ timeout: 10_000 })
-            .catch(() => undefined);
-          await softEqual(
-            page,
-            'footer-after-logout',
-            await footerLinks(),
-            ['Communities', 'Log in'],
-            'footer right after logging out (no reload)',
-          );
-        });
-
-        await step('a logged-out community page links to login with returnto', async () => {
-          await page.goto('/communities/the-movie-buffs');
-          const toLogin = page.getByRole('link', { name: 'Log in to join the Movie Buffs', exact: true });
-          await toLogin.click();
-          await page.waitForURL((url) => url.pathname === '/login');
-          expect(new URL(page.url()).searchParams.get('returnto')).toBe('/communities/the-movie-buffs');
-        });
-
-        await step('a wrong password shows the server text in a pink heading', async () => {
-          const login = page.getByRole('form', { name: 'Log in' });
-          await login.getByLabel('Username', { exact: true }).fill(username);
-          await login.getByLabel('Password', { exact: true }).fill('Wrong!pass1');
-          await login.getByRole('button', { name: 'Log In', exact: true }).click();
-          const failure = page.getByText('Incorrect username or password', { exact: true });
-          await failure.waitFor();
-          expect(pathname()).toBe('/login');
-          expect(await tint(failure)).toBe('pink');
-          // Spec §2/§8: "the server text in a pink heading". Soft, so the rest of the journey still runs.
-          await softEqual(
-            page,
-            'login-failure-heading',
-            await page.getByRole('heading', { name: 'Incorrect username or password' }).count(),
-            1,
-            'the login failure must be exposed as a heading (role heading), not only as an alert',
-          );
-        });
-
-        await step('logging in returns to the community page', async () => {
-          const login = page.getByRole('form', { name: 'Log in' });
-          await login.getByLabel('Password', { exact: true }).fill(password);
-          await login.getByRole('button', { name: 'Log In', exact: true }).click();
-          await page.waitForURL((url) => url.pathname === '/communities/the-movie-buffs');
-          await page.getByRole('button', { name: 'Join the Movie Buffs', exact: true }).waitFor();
-          await footer.getByRole('link', { name: 'Play', exact: true }).waitFor();
-          await footer.getByRole('link', { name: 'Profile', exact: true }).waitFor();
-        });
-
-        expectCleanSession(dialogs.unexpected, problems);
-      });
-    } finally {
-      await context.close();
+  screen('community search: the popular list, largest first', async () => {
+    await page
+      .getByRole('navigation', { name: 'Communities' })
+      .getByRole('link', { name: 'Community Search' })
+      .click();
+    await page.waitForURL((url) => url.pathname === '/communities/search');
+    await page.getByRole('heading', { name: 'Popular Communities:', exact: true }).waitFor();
+    expect(await footer().getByRole('link', { name: 'Communities' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    for (const group of ['Community Categories', 'Entertainment Categories', 'Sports Categories']) {
+      await page.getByRole('heading', { name: group, exact: true }).waitFor();
     }
-  }, 300_000);
+    await expect
+      .poll(() => cardNames(page), WAIT)
+      .toEqual(expect.arrayContaining(['The Movie Buffs', HOUSTON]));
+    // Sorted by member count, largest first (spec §2).
+    const counts = (await cards(page)).map((c) => memberValue(c.members));
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+  });
+
+  screen('community search: the Movies chip (second group) filters; a second click keeps it', async () => {
+    const movies = page.getByRole('button', { name: 'Movies', exact: true });
+    await movies.click();
+    await page.getByRole('heading', { name: 'Movies Communities:', exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get('c')).toBe('Movies');
+    expect(await movies.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => cardNames(page), WAIT).toEqual(['The Movie Buffs']);
+    // Spec §2: only the selected chip of the FIRST group clears the filter; Movies is in
+    // 'Entertainment', the second group.
+    await movies.click();
+    await page.getByRole('heading', { name: 'Movies Communities:', exact: true }).waitFor();
+    expect(await movies.getAttribute('aria-pressed')).toBe('true');
+  });
+
+  screen('community search: the Trivia chip (first group) filters, a second click clears', async () => {
+    const trivia = page.getByRole('button', { name: 'Trivia', exact: true });
+    await trivia.click();
+    await page.getByRole('heading', { name: 'Trivia Communities:', exact: true }).waitFor();
+    await expect.poll(async () => (await cardNames(page)).sort(), WAIT).toEqual(['Hunch HQ', 'Quizzards']);
+    expect(await page.getByRole('button', { name: 'Movies', exact: true }).getAttribute('aria-pressed')).toBe(
+      'false',
+    );
+    await trivia.click();
+    await page.getByRole('heading', { name: 'Popular Communities:', exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.has('c')).toBe(false);
+    expect(await trivia.getAttribute('aria-pressed')).toBe('false');
+    await expect.poll(async () => (await cardNames(page)).length, WAIT).toBeGreaterThan(10);
+    await saveScreenshots(page, 'search');
+  });
+
+  let membersBefore = 0;
+  screen('community page: open The Movie Buffs and join', async () => {
+    await page.getByRole('link', { name: /^The Movie Buffs\b/ }).click();
+    await page.waitForURL((url) => url.pathname === '/communities/the-movie-buffs');
+    await page.getByRole('heading', { level: 1, name: 'The Movie Buffs' }).waitFor();
+    await page.getByText('/the-movie-buffs', { exact: true }).waitFor();
+    await page.getByText('Not joined', { exact: true }).waitFor();
+    membersBefore = Number((await membersOnCommunityPage(page)).replace(/,/g, ''));
+    expect(membersBefore).toBeGreaterThan(50); // over 50: the number itself (spec §2)
+    await page.getByRole('button', { name: 'Join the Movie Buffs', exact: true }).click();
+    await page.getByRole('button', { name: 'Leave the Movie Buffs', exact: true }).waitFor();
+    await page.getByText('Joined', { exact: true }).waitFor();
+    expect(await page.getByText('Not joined', { exact: true }).count()).toBe(0);
+    await expect.poll(() => membersOnCommunityPage(page), WAIT).toBe(String(membersBefore + 1));
+    await expect.poll(() => membershipCalls, WAIT).toEqual(['PUT']);
+    await saveScreenshots(page, 'community');
+  });
+
+  screen('community page: leave asks first; dismiss keeps the membership, accept leaves', async () => {
+    const leave = page.getByRole('button', { name: 'Leave the Movie Buffs', exact: true });
+    const dismissed = dialogs.next('dismiss');
+    await leave.click();
+    const first = await dismissed;
+    expect(first.type).toBe('confirm');
+    expect(first.message).toMatch(/^Leave the Movie Buffs\?/);
+    await leave.waitFor();
+    expect(await page.getByText('Joined', { exact: true }).count()).toBe(1);
+    expect(membershipCalls).toEqual(['PUT']);
+
+    const accepted = dialogs.next('accept');
+    await leave.click();
+    expect((await accepted).message).toMatch(/^Leave the Movie Buffs\?/);
+    await page.getByRole('button', { name: 'Join the Movie Buffs', exact: true }).waitFor();
+    await page.getByText('Not joined', { exact: true }).waitFor();
+    await expect.poll(() => membersOnCommunityPage(page), WAIT).toBe(String(membersBefore));
+    await expect.poll(() => membershipCalls, WAIT).toEqual(['PUT', 'DELETE']);
+  });
+
+  const avatar = () => page.getByRole('img', { name: `Avatar of ${username}` });
+  screen('profile: edit, set Private, upload an image', async () => {
+    await footer().getByRole('link', { name: 'Profile', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/profile');
+    await page.getByRole('heading', { level: 1, name: username }).waitFor();
+    await page.getByText(`Geo-group: ${HOUSTON}`, { exact: true }).waitFor();
+    await page.getByText('Public profile', { exact: true }).waitFor();
+    // Registration joined the geo-group; the Movie Buffs were left again.
+    const community = page.getByLabel('Community', { exact: true });
+    expect(await community.locator('option').allTextContents()).toEqual([HOUSTON]);
+
+    await page.getByRole('button', { name: 'Edit Profile', exact: true }).click();
+    await page.getByRole('button', { name: 'Confirm', exact: true }).waitFor();
+    const publicRadio = page.getByRole('radio', { name: 'Public', exact: true });
+    const privateRadio = page.getByRole('radio', { name: 'Private', exact: true });
+    expect(await publicRadio.isChecked()).toBe(true);
+    await privateRadio.check();
+    await page.getByText('Private profile', { exact: true }).waitFor();
+    expect(await publicRadio.isChecked()).toBe(false);
+
+    const footerAvatar = footer().getByRole('link', { name: 'Profile', exact: true }).locator('img'); // decorative: alt=""
+    const oldSrc = await avatar().getAttribute('src');
+    const oldFooterSrc = await footerAvatar.getAttribute('src');
+    expect(isRed(await centrePixel(avatar()))).toBe(false);
+    if (!tempDir) throw new Error('setup failed: no temp dir');
+    const file = path.join(tempDir, 'red-avatar.png');
+    await writeFile(file, solidPng(120, 120, [220, 30, 60]));
+    const confirmed = dialogs.next('accept');
+    await page.getByLabel('Upload profile image', { exact: true }).setInputFiles(file);
+    const seen = await confirmed;
+    expect(seen).toEqual({ type: 'confirm', message: UPLOAD_CONFIRM });
+    await page.getByText('Profile image updated.', { exact: true }).waitFor();
+    await expect.poll(() => avatar().getAttribute('src'), WAIT).not.toBe(oldSrc);
+    await expect.poll(() => centrePixel(avatar()), WAIT).toSatisfy(isRed);
+    await expect.poll(() => footerAvatar.getAttribute('src'), WAIT).not.toBe(oldFooterSrc);
+    await expect.poll(() => centrePixel(footerAvatar), WAIT).toSatisfy(isRed);
+    await saveScreenshots(page, 'profile');
+  });
+
+  screen('profile: Confirm closes editing; Private and the image survive a reload', async () => {
+    await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await page.getByRole('button', { name: 'Edit Profile', exact: true }).waitFor();
+    expect(await page.getByRole('radio', { name: 'Private', exact: true }).count()).toBe(0);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: username }).waitFor();
+    await page.getByText('Private profile', { exact: true }).waitFor();
+    await expect.poll(() => centrePixel(avatar()), WAIT).toSatisfy(isRed);
+  });
+
+  screen('log out: goes to /login, the footer back to logged out', async () => {
+    await page.getByRole('navigation', { name: 'Profile' }).getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('heading', { name: 'Log in to Hunch' }).waitFor();
+    expect(await page.title()).toBe('Hunch');
+    // Spec §2: logged out, the footer shows Communities and Log in, no Play, no profile image.
+    // Soft, so the returnto part of the journey still runs when this fails.
+    await footer()
+      .getByRole('link', { name: 'Log in', exact: true })
+      .waitFor({ timeout: 10_000 })
+      .catch(() => undefined);
+    await softEqual(
+      page,
+      'footer-after-logout',
+      await footer().getByRole('link').allTextContents(),
+      ['Communities', 'Log in'],
+      'footer right after logging out (no reload)',
+    );
+  });
+
+  screen('community page, logged out: links to login with returnto', async () => {
+    await page.goto('/communities/the-movie-buffs');
+    const toLogin = page.getByRole('link', { name: 'Log in to join the Movie Buffs', exact: true });
+    await toLogin.click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('returnto')).toBe('/communities/the-movie-buffs');
+  });
+
+  const login = () => page.getByRole('form', { name: 'Log in' });
+  screen('login: a wrong password shows the server text in a pink heading', async () => {
+    await login().getByLabel('Username', { exact: true }).fill(username);
+    await login().getByLabel('Password', { exact: true }).fill('Wrong!pass1');
+    await login().getByRole('button', { name: 'Log In', exact: true }).click();
+    const failure = page.getByText('Incorrect username or password', { exact: true });
+    await failure.waitFor();
+    expect(pathname()).toBe('/login');
+    expect(await tint(failure)).toBe('pink');
+    // Spec §2/§8: "the server text in a pink heading". Soft, so the rest of the journey still runs.
+    await softEqual(
+      page,
+      'login-failure-heading',
+      await page.getByRole('heading', { name: 'Incorrect username or password' }).count(),
+      1,
+      'the login failure must be exposed as a heading (role heading), not only as an alert',
+    );
+  });
+
+  screen('login: logging in returns to the community page', async () => {
+    await login().getByLabel('Password', { exact: true }).fill(password);
+    await login().getByRole('button', { name: 'Log In', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/communities/the-movie-buffs');
+    await page.getByRole('button', { name: 'Join the Movie Buffs', exact: true }).waitFor();
+    await footer().getByRole('link', { name: 'Play', exact: true }).waitFor();
+    await footer().getByRole('link', { name: 'Profile', exact: true }).waitFor();
+  });
+
+  screen(
+    'the whole journey: no unexpected dialog, page error or 5xx answer',
+    async () => expectCleanSession(dialogs.unexpected, problems),
+    { always: true },
+  );
 });

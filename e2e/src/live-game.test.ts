@@ -1,16 +1,17 @@
 import type { Locator, Page, WebSocket } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
-  CHECK_WAIT,
+  joinHunchHq,
+  journey,
+  logIn,
   newSession,
   PHONE,
+  register,
   type Session,
   saveScreenshot,
   settle,
-  step,
   useServerAndBrowser,
   WAIT,
-  withFailureCapture,
 } from './harness';
 
 /**
@@ -18,6 +19,7 @@ import {
  * server (spec §4, §7): lobby with a live player count, countdown, four timed questions answered
  * through the socket, a reload mid-question that resumes the game, 'Game complete!', and the results.
  * The demo cadence is shortened: a game every 45 s, its lobby open 40 s before, 6 s per question.
+ * One test per screen (and per question).
  */
 
 const QUESTION_S = 6;
@@ -27,6 +29,7 @@ const MIN_LOBBY_LEFT_MS = 14_000;
 const SERIES_PATH = '/play/hunch-hq/hunch-live';
 /** Every player's password: registered with it, and A's second device logs in with it. */
 const PASSWORD = 'Hunch!2468';
+const DATE_OF_BIRTH = '1998-03-09';
 
 interface Player {
   name: string;
@@ -47,36 +50,6 @@ function watchLiveSockets(page: Page, into: WebSocket[]): void {
       }
     });
   });
-}
-
-async function register(page: Page, username: string): Promise<void> {
-  await page.goto('/register');
-  const form = page.getByRole('form', { name: 'Sign up' });
-  await form.getByLabel('Username', { exact: true }).fill(username);
-  await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await form.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
-  await form.getByLabel('Email', { exact: true }).fill(`${username}@example.com`);
-  await form.getByLabel('Zipcode', { exact: true }).fill('77002');
-  await form.getByLabel('Date of birth', { exact: true }).fill('1998-03-09');
-  const signUp = form.getByRole('button', { name: 'Sign Up' });
-  await expect.poll(() => signUp.isEnabled(), CHECK_WAIT).toBe(true);
-  await signUp.click();
-  await page.waitForURL((url) => url.pathname.startsWith('/communities/'));
-}
-
-async function logIn(page: Page, username: string): Promise<void> {
-  await page.goto('/login');
-  const form = page.getByRole('form', { name: 'Log in' });
-  await form.getByLabel('Username', { exact: true }).fill(username);
-  await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await form.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL((url) => url.pathname !== '/login');
-}
-
-async function joinHunchHq(page: Page): Promise<void> {
-  await page.goto('/communities/hunch-hq');
-  await page.getByRole('button', { name: 'Join Hunch HQ', exact: true }).click();
-  await page.getByText('Joined', { exact: true }).waitFor();
 }
 
 /**
@@ -156,220 +129,232 @@ describe('live game: two players', () => {
     seed: true,
     env: { LIVE_DEMO_EVERY_S: '45', LIVE_DEMO_LOBBY_S: '40', LIVE_DEMO_QUESTION_S: String(QUESTION_S) },
   });
-
-  it('lobby, countdown, every question answered and locked, a reload resumes, results', async () => {
+  const stamp = Date.now().toString(36);
+  const players: Player[] = [];
+  let a: Player;
+  let b: Player;
+  /** C joins Hunch HQ before the game but enters only once it runs (a late joiner, on a desktop). */
+  let late: Session;
+  /** A's second device (a desktop): it follows the game from the lobby and never answers. */
+  let aElsewhere: Session;
+  beforeAll(async () => {
     const { server, browser } = setup();
-    const stamp = Date.now().toString(36);
-    const players: Player[] = [];
     for (const name of ['a', 'b']) {
       const session = await newSession(browser, server.baseUrl);
       const liveSockets: WebSocket[] = [];
       watchLiveSockets(session.page, liveSockets);
       players.push({ name, username: `live_${name}_${stamp}`, session, liveSockets });
     }
-    const [a, b] = players as [Player, Player];
-    // C joins Hunch HQ before the game but enters only once it runs (a late joiner, on a desktop).
-    const late = await newSession(browser, server.baseUrl);
-    // A's second device (a desktop): it follows the game from the lobby and never answers.
-    const aElsewhere = await newSession(browser, server.baseUrl);
+    [a, b] = players as [Player, Player];
+    late = await newSession(browser, server.baseUrl);
+    aElsewhere = await newSession(browser, server.baseUrl);
     // Player A plays on a phone, player B on a desktop.
     await a.session.page.setViewportSize(PHONE);
-    const both = <T>(body: (p: Player) => Promise<T>) => Promise.all(players.map(body));
+  });
+  afterAll(async () => {
+    for (const p of players) await p.session.context.close();
+    await late?.context.close();
+    await aElsewhere?.context.close();
+  });
 
-    try {
-      await withFailureCapture(aElsewhere.page, 'live-game-a-elsewhere', () =>
-        withFailureCapture(b.session.page, 'live-game-b', () =>
-          withFailureCapture(a.session.page, 'live-game-a', async () => {
-            await step('register three players and join Hunch HQ', () =>
-              Promise.all([
-                both(async ({ session: { page }, username }) => {
-                  await register(page, username);
-                  await joinHunchHq(page);
-                }),
-                register(late.page, `live_c_${stamp}`).then(() => joinHunchHq(late.page)),
-              ]),
-            );
+  const screen = journey('live-game', () => ({
+    a: a.session.page,
+    b: b.session.page,
+    c: late.page,
+    'a-elsewhere': aElsewhere.page,
+  }));
+  const both = <T>(body: (p: Player) => Promise<T>) => Promise.all(players.map(body));
 
-            await step('A logs in on a second device', () => logIn(aElsewhere.page, a.username));
+  screen('register: three players, each joins Hunch HQ', async () => {
+    const newUser = (username: string) => ({ username, password: PASSWORD, dateOfBirth: DATE_OF_BIRTH });
+    await Promise.all([
+      both(async ({ session: { page }, username }) => {
+        await register(page, newUser(username));
+        await joinHunchHq(page);
+      }),
+      register(late.page, newUser(`live_c_${stamp}`)).then(() => joinHunchHq(late.page)),
+    ]);
+  });
 
-            const game = await step('find the Hunch Live game whose lobby is open', () =>
-              openLiveGame(a.session.page),
-            );
+  screen('login: A on a second device', () => logIn(aElsewhere.page, a.username, PASSWORD));
 
-            await step('both join the lobby and see each other counted', () =>
-              both(async ({ session: { page } }) => {
-                await page.goto(game.path);
-                const join = page.getByRole('button', { name: 'Join Lobby', exact: true });
-                await join.click();
-                await page.waitForURL((url) => url.hash === '#lobby');
-                const panel = panelOf(page);
-                await panel.getByRole('heading', { name: /in the lobby!$/ }).waitFor();
-                await panel.getByText('Game starts in').waitFor();
-                const count = panel.locator('.live-players strong');
-                await expect
-                  .poll(async () => Number(((await count.textContent()) ?? '0').replace(/,/g, '')), WAIT)
-                  .toBeGreaterThanOrEqual(2);
-              }),
-            );
-            expect(a.liveSockets.length, 'A opened one live connection').toBe(1);
-            await step("A's second device opens the game: A is in it already", async () => {
-              const page = aElsewhere.page;
-              await page.goto(game.path);
-              await page.waitForURL((url) => url.hash === '#lobby');
-              // The lobby, or the countdown if the game started meanwhile: before any question.
-              await panelOf(page).getByRole('heading', { level: 2 }).first().waitFor();
-              expect(await panelOf(page).getByText(questionLabel(0)).count()).toBe(0);
-            });
-            await settle(a.session.page);
-            await saveScreenshot(a.session.page, 'live-lobby-390x844', false);
-            await saveScreenshot(b.session.page, 'live-lobby-1280x800', false);
+  let game: { path: string; startsAt: number };
+  screen('series page: the Hunch Live game whose lobby is open', async () => {
+    game = await openLiveGame(a.session.page);
+  });
 
-            await step('the game starts: countdown in both', () =>
-              both(async ({ session: { page } }) => {
-                const wait = Math.max(30_000, game.startsAt - Date.now() + 20_000);
-                await panelOf(page).getByText('Game started!').waitFor({ timeout: wait });
-                await panelOf(page).locator('.live-count-number').waitFor();
-              }),
-            );
-            await saveScreenshot(a.session.page, 'live-countdown-390x844', false);
+  screen('live: lobby, both join and see each other counted', async () => {
+    await both(async ({ session: { page } }) => {
+      await page.goto(game.path);
+      const join = page.getByRole('button', { name: 'Join Lobby', exact: true });
+      await join.click();
+      await page.waitForURL((url) => url.hash === '#lobby');
+      const panel = panelOf(page);
+      await panel.getByRole('heading', { name: /in the lobby!$/ }).waitFor();
+      await panel.getByText('Game starts in').waitFor();
+      const count = panel.locator('.live-players strong');
+      await expect
+        .poll(async () => Number(((await count.textContent()) ?? '0').replace(/,/g, '')), WAIT)
+        .toBeGreaterThanOrEqual(2);
+    });
+    expect(a.liveSockets.length, 'A opened one live connection').toBe(1);
+  });
 
-            /** C, never in the lobby, joins question 2 in progress from the game page. */
-            const joinLate = async () => {
-              const page = late.page;
-              await page.goto(game.path);
-              // The call-to-action stays disabled while the game runs (spec §4); a second button joins.
-              await page.getByRole('button', { name: 'Game in progress', exact: true }).waitFor();
-              await page.getByRole('button', { name: 'Join the game in progress' }).click();
-              await page.waitForURL((url) => url.hash === '#lobby');
-              await waitForQuestion(page, 1);
-              const left = await secondsLeft(page);
-              expect(left).toBeGreaterThan(0);
-              expect(left).toBeLessThanOrEqual(QUESTION_S);
-              await answer(page, 2, 'click');
-              await saveScreenshot(page, 'live-late-join-1280x800', false);
-            };
+  screen("live: lobby, A's second device opens the game and A is in it already", async () => {
+    const page = aElsewhere.page;
+    await page.goto(game.path);
+    await page.waitForURL((url) => url.hash === '#lobby');
+    // The lobby, or the countdown if the game started meanwhile: before any question.
+    await panelOf(page).getByRole('heading', { level: 2 }).first().waitFor();
+    expect(await panelOf(page).getByText(questionLabel(0)).count()).toBe(0);
+    await settle(a.session.page);
+    await saveScreenshot(a.session.page, 'live-lobby-390x844', false);
+    await saveScreenshot(b.session.page, 'live-lobby-1280x800', false);
+  });
 
-            for (let i = 0; i < QUESTIONS; i++) {
-              await step(`question ${i + 1}: both answer and see it locked`, () =>
-                Promise.all([
-                  i === 1 ? joinLate() : undefined,
-                  both(async (player) => {
-                    const page = player.session.page;
-                    const panel = await waitForQuestion(page, i);
-                    const heading = await panel.getByRole('heading', { level: 2 }).textContent();
-                    expect(await secondsLeft(page)).toBeLessThanOrEqual(QUESTION_S);
-                    if (i === 0) {
-                      // The time is announced politely at the start, not every second.
-                      await expect
-                        .poll(
-                          () => panel.locator('[aria-live="polite"][aria-atomic="true"]').textContent(),
-                          WAIT,
-                        )
-                        .toBe(`${questionLabel(0)}. ${QUESTION_S} seconds to answer.`);
-                      if (player === a) await saveScreenshot(page, 'live-question-390x844', false);
-                      else await saveScreenshot(page, 'live-question-1280x800', false);
-                    }
-                    if (i === 2 && player === a) await saveScreenshot(page, 'live-slider-390x844', false);
-                    if (i === QUESTIONS - 1 && player === a) {
-                      // Back through a plain link to the game (another tab, another device): a player
-                      // already in the game lands straight in the question in progress.
-                      await page.goto(game.path);
-                      await page.waitForURL((url) => url.hash === '#lobby');
-                      await panel
-                        .getByRole('heading', { level: 2, name: heading ?? '' })
-                        .waitFor({ timeout: 15_000 });
-                    }
-                    // A second tab of A's browser, in the game, sees the answer A gives in the first.
-                    const otherTab = i === 1 && player === a ? await page.context().newPage() : undefined;
-                    if (otherTab) {
-                      await otherTab.goto(game.path);
-                      await otherTab.waitForURL((url) => url.hash === '#lobby');
-                      await panelOf(otherTab)
-                        .getByRole('heading', { level: 2, name: heading ?? '' })
-                        .waitFor({ timeout: 15_000 });
-                    }
-                    const picked = await answer(
-                      page,
-                      player === a ? 0 : 1,
-                      player === a ? 'click' : 'letter',
-                    );
-                    if (otherTab) {
-                      await panelOf(otherTab).getByText('Answer locked in.').waitFor(WAIT);
-                      const shown = panelOf(otherTab).locator(
-                        '.live-choice[aria-pressed="true"] .live-choice-text',
-                      );
-                      expect(((await shown.textContent()) ?? '').trim()).toBe(picked);
-                      await otherTab.close();
-                    }
-                    if (i === 2 && player === a)
-                      await saveScreenshot(page, 'live-locked-slider-390x844', false);
+  screen('live: countdown, the game starts in both', async () => {
+    await both(async ({ session: { page } }) => {
+      const wait = Math.max(30_000, game.startsAt - Date.now() + 20_000);
+      await panelOf(page).getByText('Game started!').waitFor({ timeout: wait });
+      await panelOf(page).locator('.live-count-number').waitFor();
+    });
+    await saveScreenshot(a.session.page, 'live-countdown-390x844', false);
+  });
 
-                    if (i === 1 && player === b) {
-                      // Reload mid-question: the same question comes back with its time left and the
-                      // locked answer (resume + question from the server).
-                      const before = b.liveSockets.length;
-                      await page.reload();
-                      await panel
-                        .getByRole('heading', { level: 2, name: heading ?? '' })
-                        .waitFor({ timeout: 15_000 });
-                      const left = await secondsLeft(page);
-                      expect(left).toBeGreaterThan(0);
-                      expect(left).toBeLessThanOrEqual(QUESTION_S);
-                      await panel.getByText('Answer locked in.').waitFor();
-                      const mine = panel.locator('.live-choice[aria-pressed="true"] .live-choice-text');
-                      expect(((await mine.textContent()) ?? '').trim()).toBe(picked);
-                      expect(b.liveSockets.length).toBe(before + 1);
-                      await saveScreenshot(page, 'live-resumed-1280x800', false);
-                    }
-                  }),
-                ]),
-              );
-              if (i === 0) {
-                // Between questions: the answer given, and the next one announced.
-                await panelOf(a.session.page)
-                  .getByRole('heading', { name: /^Time.s up!$/ })
-                  .waitFor();
-                await panelOf(a.session.page).getByText('Answer locked in:').waitFor();
-                await saveScreenshot(a.session.page, 'live-between-390x844', false);
-              }
-            }
+  /** C, never in the lobby, joins question 2 in progress from the game page. */
+  const joinLate = async () => {
+    const page = late.page;
+    await page.goto(game.path);
+    // The call-to-action stays disabled while the game runs (spec §4); a second button joins.
+    await page.getByRole('button', { name: 'Game in progress', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Join the game in progress' }).click();
+    await page.waitForURL((url) => url.hash === '#lobby');
+    await waitForQuestion(page, 1);
+    const left = await secondsLeft(page);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(QUESTION_S);
+    await answer(page, 2, 'click');
+    await saveScreenshot(page, 'live-late-join-1280x800', false);
+  };
 
-            await step("both see 'Game complete!' and then the results link", () =>
-              both(async ({ session: { page } }) => {
-                const panel = panelOf(page);
-                await panel.getByRole('heading', { name: 'Game complete!' }).waitFor({ timeout: 30_000 });
-                await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor();
-                await panel.getByRole('link', { name: 'See results' }).waitFor({ timeout: 60_000 });
-              }),
-            );
-            // It saw none of A's answers (another browser, no reconnection): the count is the server's.
-            await step("A's second device counts the answers A gave on the phone meanwhile", async () => {
-              const panel = panelOf(aElsewhere.page);
-              await panel.getByRole('heading', { name: 'Game complete!' }).waitFor();
-              await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor(WAIT);
-            });
-            await settle(a.session.page);
-            await saveScreenshot(a.session.page, 'live-complete-390x844', false);
-            await saveScreenshot(b.session.page, 'live-complete-1280x800', false);
+  /** One player's part in question i: answer, see it locked, and what this question adds. */
+  const playQuestion = async (player: Player, i: number) => {
+    const page = player.session.page;
+    const panel = await waitForQuestion(page, i);
+    const heading = await panel.getByRole('heading', { level: 2 }).textContent();
+    expect(await secondsLeft(page)).toBeLessThanOrEqual(QUESTION_S);
+    if (i === 0) {
+      // The time is announced politely at the start, not every second.
+      await expect
+        .poll(() => panel.locator('[aria-live="polite"][aria-atomic="true"]').textContent(), WAIT)
+        .toBe(`${questionLabel(0)}. ${QUESTION_S} seconds to answer.`);
+      if (player === a) await saveScreenshot(page, 'live-question-390x844', false);
+      else await saveScreenshot(page, 'live-question-1280x800', false);
+    }
+    if (i === 2 && player === a) await saveScreenshot(page, 'live-slider-390x844', false);
+    if (i === QUESTIONS - 1 && player === a) {
+      // Back through a plain link to the game (another tab, another device): a player
+      // already in the game lands straight in the question in progress.
+      await page.goto(game.path);
+      await page.waitForURL((url) => url.hash === '#lobby');
+      await panel.getByRole('heading', { level: 2, name: heading ?? '' }).waitFor({ timeout: 15_000 });
+    }
+    // A second tab of A's browser, in the game, sees the answer A gives in the first.
+    const otherTab = i === 1 && player === a ? await page.context().newPage() : undefined;
+    if (otherTab) {
+      await otherTab.goto(game.path);
+      await otherTab.waitForURL((url) => url.hash === '#lobby');
+      await panelOf(otherTab)
+        .getByRole('heading', { level: 2, name: heading ?? '' })
+        .waitFor({ timeout: 15_000 });
+    }
+    const picked = await answer(page, player === a ? 0 : 1, player === a ? 'click' : 'letter');
+    if (otherTab) {
+      await panelOf(otherTab).getByText('Answer locked in.').waitFor(WAIT);
+      const shown = panelOf(otherTab).locator('.live-choice[aria-pressed="true"] .live-choice-text');
+      expect(((await shown.textContent()) ?? '').trim()).toBe(picked);
+      await otherTab.close();
+    }
+    if (i === 2 && player === a) await saveScreenshot(page, 'live-locked-slider-390x844', false);
 
-            await step('both reach the results with both usernames; the live connection is closed', () =>
-              both(async (player) => {
-                const page = player.session.page;
-                await panelOf(page).getByRole('link', { name: 'See results' }).click();
-                await page.waitForURL((url) => url.pathname.endsWith('/results/leaderboard'));
-                await page.getByRole('heading', { name: 'Player Rankings' }).waitFor();
-                for (const p of players) {
-                  await page.locator('.lb-username', { hasText: p.username }).first().waitFor();
-                }
-                // The live connection of this page closed with the game screen (spec §4). (B's first
-                // one went with the reload; Playwright does not report a close for an unloaded page.)
-                const current = player.liveSockets.at(-1);
-                await expect.poll(() => current?.isClosed(), WAIT).toBe(true);
-              }),
-            );
-          }),
-        ),
-      );
+    if (i === 1 && player === b) {
+      // Reload mid-question: the same question comes back with its time left and the
+      // locked answer (resume + question from the server).
+      const before = b.liveSockets.length;
+      await page.reload();
+      await panel.getByRole('heading', { level: 2, name: heading ?? '' }).waitFor({ timeout: 15_000 });
+      const left = await secondsLeft(page);
+      expect(left).toBeGreaterThan(0);
+      expect(left).toBeLessThanOrEqual(QUESTION_S);
+      await panel.getByText('Answer locked in.').waitFor();
+      const mine = panel.locator('.live-choice[aria-pressed="true"] .live-choice-text');
+      expect(((await mine.textContent()) ?? '').trim()).toBe(picked);
+      expect(b.liveSockets.length).toBe(before + 1);
+      await saveScreenshot(page, 'live-resumed-1280x800', false);
+    }
+  };
+
+  const questionTitles = [
+    'live: question 1, both answer and see it locked; between questions',
+    'live: question 2, both answer; a late joiner, a second tab, a reload that resumes',
+    'live: question 3 (a slider), both answer and see it locked',
+    'live: question 4, both answer; back to the game through a plain link',
+  ];
+  questionTitles.forEach((title, i) => {
+    screen(title, async () => {
+      await Promise.all([i === 1 ? joinLate() : undefined, both((player) => playQuestion(player, i))]);
+      if (i === 0) {
+        // Between questions: the answer given, and the next one announced.
+        await panelOf(a.session.page)
+          .getByRole('heading', { name: /^Time.s up!$/ })
+          .waitFor();
+        await panelOf(a.session.page).getByText('Answer locked in:').waitFor();
+        await saveScreenshot(a.session.page, 'live-between-390x844', false);
+      }
+    });
+  });
+
+  screen("live: 'Game complete!' and then the results link in both", async () => {
+    await both(async ({ session: { page } }) => {
+      const panel = panelOf(page);
+      await panel.getByRole('heading', { name: 'Game complete!' }).waitFor({ timeout: 30_000 });
+      await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor();
+      await panel.getByRole('link', { name: 'See results' }).waitFor({ timeout: 60_000 });
+    });
+  });
+
+  // It saw none of A's answers (another browser, no reconnection): the count is the server's.
+  screen("live: A's second device counts the answers A gave on the phone meanwhile", async () => {
+    const panel = panelOf(aElsewhere.page);
+    await panel.getByRole('heading', { name: 'Game complete!' }).waitFor();
+    await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor(WAIT);
+    await settle(a.session.page);
+    await saveScreenshot(a.session.page, 'live-complete-390x844', false);
+    await saveScreenshot(b.session.page, 'live-complete-1280x800', false);
+  });
+
+  screen(
+    'results: both reach the leaderboard with both usernames; the live connection is closed',
+    async () => {
+      await both(async (player) => {
+        const page = player.session.page;
+        await panelOf(page).getByRole('link', { name: 'See results' }).click();
+        await page.waitForURL((url) => url.pathname.endsWith('/results/leaderboard'));
+        await page.getByRole('heading', { name: 'Player Rankings' }).waitFor();
+        for (const p of players) {
+          await page.locator('.lb-username', { hasText: p.username }).first().waitFor();
+        }
+        // The live connection of this page closed with the game screen (spec §4). (B's first
+        // one went with the reload; Playwright does not report a close for an unloaded page.)
+        const current = player.liveSockets.at(-1);
+        await expect.poll(() => current?.isClosed(), WAIT).toBe(true);
+      });
+    },
+  );
+
+  screen(
+    'the whole game: no page error or 5xx answer in any browser',
+    async () => {
       for (const p of players) {
         expect(p.session.problems.pageErrors, `page errors of ${p.name}`).toEqual([]);
         expect(p.session.problems.serverErrors, `server errors of ${p.name}`).toEqual([]);
@@ -378,10 +363,7 @@ describe('live game: two players', () => {
       expect(late.problems.serverErrors, 'server errors of c').toEqual([]);
       expect(aElsewhere.problems.pageErrors, "page errors of A's second device").toEqual([]);
       expect(aElsewhere.problems.serverErrors, "server errors of A's second device").toEqual([]);
-    } finally {
-      for (const p of players) await p.session.context.close();
-      await late.context.close();
-      await aElsewhere.context.close();
-    }
-  }, 240_000);
+    },
+    { always: true },
+  );
 });

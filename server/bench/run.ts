@@ -1,17 +1,21 @@
 import { parseArgs } from 'node:util';
 import { benchLive } from './live-bench';
 import { benchResultsPart } from './results-part';
+import { benchSoak } from './soak-bench';
 
-// npm run bench -- [live] [results] [--players N] [--workers K] [--concurrency C]
-//                  [--participants N] [--time-limit SECONDS]
-// No part named runs all parts.
+// npm run bench -- [live] [results] [soak] [--players N] [--workers K] [--concurrency C]
+//                  [--participants N] [--time-limit SECONDS] [--users N] [--minutes M] [--json]
+// No part named runs all parts but the soak (it takes its minutes; name it to run it).
 
-const PARTS = ['live', 'results'] as const;
+const PARTS = ['live', 'results', 'soak'] as const;
 type Part = (typeof PARTS)[number];
+const DEFAULT_PARTS: readonly Part[] = ['live', 'results'];
 
-const USAGE = `usage: npm run bench -- [live] [results] [options]
+const USAGE = `usage: npm run bench -- [live] [results] [soak] [options]
   live      a live game: N socket.io players against one server process, with a bare ws baseline
   results   the results queries on one big scored game (PostgreSQL and PGlite)
+  soak      N simulated people using the app for M minutes against the server as npm start runs it
+            (PGlite, demo content, live games); only when named
 options:
   --players N         live: simulated players (default 10000)
   --workers K         live: client processes (default one per players' CPU; 2 with --shared-cpus)
@@ -20,7 +24,10 @@ options:
   --server-cpu-prof D live: write a V8 CPU profile of the server process into folder D
   --shared-cpus       live: let server and players share all cores (default: server on core 0,
                       players on the others, as if they were elsewhere)
-  --participants N    results: participants (default 1000000 on PostgreSQL, 200000 on PGlite)`;
+  --participants N    results: participants (default 1000000 on PostgreSQL, 200000 on PGlite)
+  --users N           soak: simulated users (default 1000)
+  --minutes M         soak: how long it runs (default 10)
+  --json              soak: print the figures as one JSON object on the last line`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -43,6 +50,9 @@ async function main(): Promise<void> {
       'server-cpu-prof': { type: 'string' },
       'shared-cpus': { type: 'boolean' },
       participants: { type: 'string' },
+      users: { type: 'string' },
+      minutes: { type: 'string' },
+      json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -55,7 +65,7 @@ async function main(): Promise<void> {
     console.error(`unknown part(s): ${unknown.join(', ')}\n${USAGE}`);
     process.exit(2);
   }
-  const parts: Part[] = positionals.length ? [...new Set(positionals as Part[])] : [...PARTS];
+  const parts: Part[] = positionals.length ? [...new Set(positionals as Part[])] : [...DEFAULT_PARTS];
 
   let ok = true;
   for (const part of parts) {
@@ -68,6 +78,13 @@ async function main(): Promise<void> {
           timeLimitMs: (positiveInt('time-limit', values['time-limit']) ?? 600) * 1000,
           serverProfileDir: values['server-cpu-prof'],
           sharedCpus: values['shared-cpus'] ?? false,
+        })) && ok;
+    } else if (part === 'soak') {
+      ok =
+        (await benchSoak({
+          users: positiveInt('users', values.users) ?? 1000,
+          minutes: positiveInt('minutes', values.minutes) ?? 10,
+          json: values.json ?? false,
         })) && ok;
     } else {
       ok = (await benchResultsPart(positiveInt('participants', values.participants))) && ok;

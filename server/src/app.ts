@@ -13,6 +13,7 @@ import type { AppContext } from './platform/app-context';
 import { appSecret } from './platform/db/app-secrets';
 import { benchMetricsRoute } from './platform/http/bench-metrics';
 import { installErrorHandler } from './platform/http/error-handler';
+import { onlyTableRoutes } from './platform/http/register-route';
 import { imageKinds } from './platform/images';
 import { installSessions } from './platform/sessions';
 import { profileRoutes } from './profiles/profile-routes';
@@ -39,6 +40,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     },
   });
   installErrorHandler(app);
+  // Before any route: an /api/ route that is not the contract's, through registerRoute, stops the build.
+  app.addHook('onRoute', onlyTableRoutes());
 
   // One secret per database, so every server process signs and checks the same cookies.
   await app.register(fastifyCookie, { secret: await appSecret(ctx.db, 'cookie') });

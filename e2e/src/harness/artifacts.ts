@@ -77,14 +77,3 @@ export async function withFailureCapture<T>(page: Page, name: string, body: () =
     throw err;
   }
 }
-
-/** Names the journey step an error happened in, so a failure reads "[step: join] ...". */
-export async function step<T>(name: string, body: () => Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (err) {
-    if (err instanceof Error && !err.message.startsWith('[step:'))
-      err.message = `[step: ${name}] ${err.message}`;
-    throw err;
-  }
-}

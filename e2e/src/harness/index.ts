@@ -1,4 +1,5 @@
-export { saveScreenshot, saveScreenshots, settle, step, withFailureCapture } from './artifacts';
+export { joinHunchHq, logIn, type NewUser, register } from './accounts';
+export { saveScreenshot, saveScreenshots, settle, withFailureCapture } from './artifacts';
 export {
   chromiumPath,
   DESKTOP,
@@ -9,6 +10,8 @@ export {
   type Session,
 } from './browser';
 export { handleDialogs, type SeenDialog } from './dialogs';
+export { fieldMessage, fieldState, tint } from './fields';
+export { journey, type Screen, type ScreenOptions } from './journey';
 export { artifactsDir, assertWebBuilt, repoRoot, webDist } from './paths';
 export { type Rgb, solidPng } from './png';
 export { type RunningServer, type StartServerOptions, startServer } from './server';

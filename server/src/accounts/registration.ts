@@ -20,7 +20,7 @@ export const GEO_CATEGORY_GROUP = 'Places';
 
 /** The answer of one registration field check (spec §5): a status and a text or body. */
 export type CheckResult =
-  | { status: 200; body: { name: string } | string }
+  | { status: 200; body: { name: string } | 'OK' }
   | { status: 400 | 403 | 404 | 409; body: string };
 
 export async function checkRegistrationField(

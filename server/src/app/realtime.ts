@@ -1,13 +1,14 @@
-import { SOCKET_TIMEOUT_MS } from '@hunch/contract';
+import { metricsRoutes, SOCKET_TIMEOUT_MS } from '@hunch/contract';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
-import { GameClock } from '../core/game-clock';
 import { registerDataNamespace } from '../games/data-namespace';
+import { GameClock } from '../games/game-clock';
 import { LiveConductor } from '../live/live-conductor';
 import { type LiveHub, registerLiveNamespace } from '../live/live-namespace';
 import type { AppContext } from '../platform/app-context';
+import { registerRoute } from '../platform/http/register-route';
 import { SESSION_COOKIE, userIdForToken } from '../platform/sessions';
 import { buildStatsCache } from '../results/results-stats-cache';
 
@@ -46,15 +47,20 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
   // Statistics of a game are aggregated once, inside its scoring transaction.
   const clock = new GameClock(ctx, (id, state) => data.announce(id, state), buildStatsCache);
   clock.start();
-  const live = registerLiveNamespace(io, ctx, async (header) => {
-    const token = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
-    return token && token.length < 100 ? userIdForToken(ctx.db, token) : null;
-  });
+  const live = registerLiveNamespace(
+    io,
+    ctx,
+    async (header) => {
+      const token = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
+      return token && token.length < 100 ? userIdForToken(ctx.db, token) : null;
+    },
+    app.log,
+  );
   // The benchmark measures fan-out from the moment each broadcast began, and times answer batches.
   if (ctx.config.benchMetrics) {
-    app.get('/api/_metrics/broadcasts', async () => live.broadcaster.recent());
-    app.get('/api/_metrics/answer-batches', async () => live.batcher.recent());
-    app.get('/api/_metrics/answer-paths', async () => live.answerPaths);
+    registerRoute(app, metricsRoutes.broadcasts, async () => live.broadcaster.recent());
+    registerRoute(app, metricsRoutes.answerBatches, async () => live.batcher.recent());
+    registerRoute(app, metricsRoutes.answerPaths, async () => live.answerPaths);
   }
   const conductor = new LiveConductor(ctx, live);
   conductor.start();

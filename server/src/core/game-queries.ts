@@ -59,15 +59,37 @@ function presentGame(row: GameRow, now: Date): Game {
   };
 }
 
-/** Games matching a SQL condition on g/s/c (with $1.. params), newest schedule first. */
-export async function loadGames(db: Queryable, where: string, params: unknown[], now: Date): Promise<Game[]> {
-  const { rows } = await db.query<GameRow>(`${GAME_SELECT} WHERE ${where} ORDER BY g.open_at DESC`, params);
+/**
+ * Which games: one by id, a series', a community's, or those a player may play (the games of their
+ * communities, and any game they entered).
+ */
+export type GameFilter =
+  | { uuid: string }
+  | { series: number }
+  | { community: number }
+  | { playableBy: number };
+
+function whereOf(filter: GameFilter): [sql: string, param: string | number] {
+  if ('uuid' in filter) return ['g.id = $1::uuid', filter.uuid];
+  if ('series' in filter) return ['g.series_id = $1', filter.series];
+  if ('community' in filter) return ['s.community_id = $1', filter.community];
+  return [
+    `(s.community_id IN (SELECT community_id FROM memberships WHERE user_id = $1)
+      OR g.id IN (SELECT game_id FROM participations WHERE user_id = $1))`,
+    filter.playableBy,
+  ];
+}
+
+/** The games matching the filter, newest schedule first. */
+export async function loadGames(db: Queryable, filter: GameFilter, now: Date): Promise<Game[]> {
+  const [where, param] = whereOf(filter);
+  const { rows } = await db.query<GameRow>(`${GAME_SELECT} WHERE ${where} ORDER BY g.open_at DESC`, [param]);
   return rows.map((r) => presentGame(r, now));
 }
 
 /** One game, with the geo-groups of its players for the statistics filters. */
 export async function loadGame(db: Queryable, uuid: string, now: Date): Promise<Game | undefined> {
-  const [game] = await loadGames(db, 'g.id = $1::uuid', [uuid], now);
+  const [game] = await loadGames(db, { uuid }, now);
   if (!game) return undefined;
   const { rows } = await db.query<{ name: string }>(
     `SELECT DISTINCT c.name FROM participations p JOIN users u ON u.id = p.user_id

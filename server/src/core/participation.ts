@@ -1,4 +1,4 @@
-import type { AnswerPayload, Game, Participation, QuestionItem } from '@hunch/contract';
+import type { AnswerPayload, Game, LiveAnswer, Participation, QuestionItem } from '@hunch/contract';
 import { questionsAskedBy } from '@hunch/rules';
 import type { Db, Queryable } from '../platform/db/database';
 import { HttpError } from '../platform/http/http-error';
@@ -31,6 +31,15 @@ export async function findEntry(
   return rows[0];
 }
 
+/** A participation's answers, in question order (the entry page, a live player's resume). */
+export async function answersOf(db: Queryable, participationId: number): Promise<LiveAnswer[]> {
+  const { rows } = await db.query<LiveAnswer>(
+    'SELECT question_i, choice_i, number_answer FROM answers WHERE participation_id = $1 ORDER BY question_i',
+    [participationId],
+  );
+  return rows;
+}
+
 /**
  * A player's entry and answers. A live game's questions are listed only once asked: a player in
  * the lobby must not read the questions to come (the live game hands them out on its clock).
@@ -46,16 +55,8 @@ export async function presentParticipation(
     ? questionsAskedBy(liveScheduleOf(Date.parse(game.schedule.standby), questionRows), now.getTime())
     : questionRows.length;
   const questions = questionRows.slice(0, asked).map(toQuestionItem);
-  const { rows } = await db.query<{
-    question_i: number;
-    choice_i: number | null;
-    number_answer: number | null;
-  }>(
-    'SELECT question_i, choice_i, number_answer FROM answers WHERE participation_id = $1 ORDER BY question_i',
-    [entry.id],
-  );
   const answers: Participation['answers'] = {};
-  for (const a of rows) {
+  for (const a of await answersOf(db, entry.id)) {
     const q = questions.find((x) => x.i === a.question_i);
     const choice = a.choice_i === null ? null : (q?.question.choices[a.choice_i]?.text ?? null);
     answers[String(a.question_i)] = { choice, choice_i: a.choice_i, number_answer: a.number_answer };

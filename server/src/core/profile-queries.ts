@@ -1,5 +1,6 @@
 import type { Profile } from '@hunch/contract';
 import type { Queryable } from '../platform/db/database';
+import { HttpError } from '../platform/http/http-error';
 import { DEFAULT_IMAGE } from '../platform/images';
 import { joinedList } from './community-queries';
 
@@ -51,4 +52,11 @@ export async function presentProfile(
     joined_communities: Object.fromEntries(joined.map((c) => [c.endpoint, { name: c.name, img: c.img }])),
     geo_group: user.geo_name ?? undefined,
   };
+}
+
+/** The logged-in player's own profile: a session whose user is gone is no session. */
+export async function ownProfile(db: Queryable, userId: number): Promise<Profile> {
+  const profile = await presentProfile(db, userId, userId);
+  if (!profile) throw new HttpError(401, 'Please log in first');
+  return profile;
 }

@@ -1,7 +1,7 @@
 import type { GameState } from '@hunch/contract';
-import { type AfterScoring, gamesDueForScoring, scoreGame } from '../games/scoring';
 import type { AppContext } from '../platform/app-context';
 import type { Queryable } from '../platform/db/database';
+import { type AfterScoring, gamesDueForScoring, scoreGame } from './scoring';
 
 export type AnnounceState = (gameId: string, state: GameState) => void;
 

@@ -1,10 +1,10 @@
 import type { GameState } from '@hunch/contract';
 import { askedAt } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameClock } from '../core/game-clock';
 import { makeCommunity, makeGame, registerPlayer } from '../test/factories';
 import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
+import { GameClock } from './game-clock';
 
 describe.each(dbKinds)('games API on %s', (kind) => {
   let t: TestApp;

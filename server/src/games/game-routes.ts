@@ -1,10 +1,4 @@
-import {
-  answerPayloadSchema,
-  endpointSchema,
-  enterGameSchema,
-  type Series,
-  uuidSchema,
-} from '@hunch/contract';
+import { endpointSchema, httpRoutes } from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
 import { loadGame, loadGames } from '../core/game-queries';
 import {
@@ -16,95 +10,52 @@ import {
   validateAnswer,
 } from '../core/participation';
 import type { AppContext } from '../platform/app-context';
-import { HttpError, parseOr400 } from '../platform/http/http-error';
-import { requireUser } from '../platform/sessions';
+import { HttpError } from '../platform/http/http-error';
+import { registerRoute } from '../platform/http/register-route';
+import { findSeries } from './series-queries';
 
 export function gameRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
 
+  /** The table checks the id's form; a well-formed id may still name no game. */
   const gameOr404 = async (uuid: string) => {
-    const game = uuidSchema.safeParse(uuid).success ? await loadGame(db, uuid, ctx.now()) : undefined;
+    const game = await loadGame(db, uuid, ctx.now());
     if (!game) throw new HttpError(404, 'No such game');
     return game;
   };
 
-  app.get<{ Params: { community: string; series: string } }>(
-    '/api/series/:community/:series',
-    async (request): Promise<Series> => {
-      const { community, series } = request.params;
-      const valid = endpointSchema.safeParse(community).success && endpointSchema.safeParse(series).success;
-      const { rows } = valid
-        ? await db.query<{
-            id: number;
-            endpoint: string;
-            name: string;
-            image: string;
-            description: string;
-            c_endpoint: string;
-            c_name: string;
-          }>(
-            `SELECT s.id, s.endpoint, s.name, s.image, s.description, c.endpoint AS c_endpoint, c.name AS c_name
-             FROM series s JOIN communities c ON c.id = s.community_id WHERE c.endpoint = $1 AND s.endpoint = $2`,
-            [community, series],
-          )
-        : { rows: [] };
-      const s = rows[0];
-      if (!s) throw new HttpError(404, 'No such series');
-      return {
-        endpoint: s.endpoint,
-        name: s.name,
-        image: s.image,
-        description: s.description,
-        community: { endpoint: s.c_endpoint, name: s.c_name },
-        games: await loadGames(db, 'g.series_id = $1', [s.id], ctx.now()),
-      };
-    },
-  );
-
-  app.get<{ Params: { uuid: string } }>('/api/game/:uuid', async (request) => gameOr404(request.params.uuid));
-
-  // The play area: games of the player's communities, and any game they entered.
-  app.get('/api/play_games', async (request) => {
-    const userId = requireUser(request);
-    return loadGames(
-      db,
-      `(s.community_id IN (SELECT community_id FROM memberships WHERE user_id = $1)
-        OR g.id IN (SELECT game_id FROM participations WHERE user_id = $1))`,
-      [userId],
-      ctx.now(),
-    );
+  registerRoute(app, httpRoutes.series, async ({ params }) => {
+    const valid =
+      endpointSchema.safeParse(params.community).success && endpointSchema.safeParse(params.series).success;
+    const series = valid ? await findSeries(db, params.community, params.series) : undefined;
+    if (!series) throw new HttpError(404, 'No such series');
+    const { id, ...shown } = series;
+    return { ...shown, games: await loadGames(db, { series: id }, ctx.now()) };
   });
 
-  app.get<{ Params: { uuid: string } }>('/api/participation/:uuid', async (request) => {
-    const userId = requireUser(request);
-    const game = await gameOr404(request.params.uuid);
+  registerRoute(app, httpRoutes.game, async ({ params }) => gameOr404(params.uuid));
+
+  // The play area: games of the player's communities, and any game they entered.
+  registerRoute(app, httpRoutes.playGames, async ({ userId }) =>
+    loadGames(db, { playableBy: userId }, ctx.now()),
+  );
+
+  registerRoute(app, httpRoutes.participation, async ({ params, userId }) => {
+    const game = await gameOr404(params.uuid);
     const entry = await findEntry(db, game.uuid, userId);
     if (!entry) throw new HttpError(404, 'You have not entered this game');
     return presentParticipation(db, game, entry, ctx.now());
   });
 
-  app.post<{ Params: { uuid: string } }>('/api/participation/:uuid', async (request) => {
-    const userId = requireUser(request);
-    const game = await gameOr404(request.params.uuid);
-    const { subcommunity } = parseOr400(
-      enterGameSchema,
-      request.body ?? {},
-      'Send {"subcommunity": endpoint or null}',
-    );
-    await enterGame(db, game, userId, subcommunity ?? null);
+  registerRoute(app, httpRoutes.enterGame, async ({ params, body, userId }) => {
+    const game = await gameOr404(params.uuid);
+    await enterGame(db, game, userId, body.subcommunity ?? null);
     return presentParticipation(db, game, (await findEntry(db, game.uuid, userId))!, ctx.now());
   });
 
-  app.put<{ Params: { series: string; uuid: string } }>('/api/answer/:series/:uuid', async (request) => {
-    const userId = requireUser(request);
-    const game = await gameOr404(request.params.uuid);
-    if (game.series.endpoint !== request.params.series)
-      throw new HttpError(404, 'No such game in this series');
-    const answer = parseOr400(
-      answerPayloadSchema,
-      request.body,
-      'Send {question_i, choice_i, number_answer}',
-    );
+  registerRoute(app, httpRoutes.answer, async ({ params, body: answer, userId }) => {
+    const game = await gameOr404(params.uuid);
+    if (game.series.endpoint !== params.series) throw new HttpError(404, 'No such game in this series');
     if (game.synchronous) throw new HttpError(403, 'This game is played live: answer in the game screen');
     if (game.state !== 'open') throw new HttpError(403, 'Submissions are closed for this game');
     const entry = await findEntry(db, game.uuid, userId);

@@ -21,12 +21,7 @@ describe('authoring a live game', () => {
   });
   afterAll(() => db.close());
 
-  const questions = () =>
-    standardQuestions.map((q) => ({
-      ...q,
-      choices: 'choices' in q ? [...q.choices] : [],
-      secs_to_answer: 10,
-    }));
+  const questions = () => standardQuestions.map((q) => ({ ...q, secs_to_answer: 10 }));
   // One game per standby time in a series: each case plays on its own day.
   const standby = (day: number) => new Date(Date.UTC(2030, 0, day, 12));
   const liveEnd = (day: number) =>

@@ -7,8 +7,8 @@ import { Server } from 'socket.io';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../test/until';
-import { acknowledgeDirectly } from './direct-frames';
 import { BROADCAST_SLICES, type OutgoingEvent, SlicedBroadcaster } from './live-broadcast';
+import { LiveTransport } from './transport/live-transport';
 
 // The sliced broadcast on real socket.io servers: everyone gets every event once and in order, the
 // event loop turns between slices (so answers are not held behind a long send loop), websocket
@@ -33,10 +33,12 @@ async function startServer(redisUrl?: string) {
     server.adapter(createAdapter(pub, sub));
   }
   const nsp = server.of('/game/sliced');
-  const broadcaster = new SlicedBroadcaster({ remote: Boolean(redisUrl) });
+  const logged: string[] = [];
+  const transport = new LiveTransport({ info: (m) => logged.push(m), warn: (m) => logged.push(m) });
+  const broadcaster = new SlicedBroadcaster(transport, { remote: Boolean(redisUrl) });
   nsp.on('connection', (socket) => {
     broadcaster.join(socket);
-    acknowledgeDirectly(socket);
+    transport.adopt(socket);
     // Answers are acknowledged at once; question 99 first gets two events of socket.io's own going
     // (one written, its write unconfirmed; one queued behind it), which the ack must not overtake.
     socket.on('answer', (answer, ack) => {
@@ -52,6 +54,8 @@ async function startServer(redisUrl?: string) {
   return {
     nsp,
     broadcaster,
+    transport,
+    logged,
     url: `http://127.0.0.1:${port}/game/sliced`,
     async close() {
       await server.close();
@@ -110,6 +114,9 @@ describe('sliced broadcast', () => {
 
     for (const p of players) expect(p.got).toEqual(['countdown:1', 'game_start', 'countdown:2']);
     expect(turnedDuringBroadcast).toBe(true);
+    // The first socket's internals passed the transport's check, and that was said once.
+    expect(s.transport.path).toBe('direct');
+    expect(s.logged).toEqual([expect.stringMatching(/^live transport: direct/)]);
     const log = s.broadcaster.recent().filter((b) => b.gameId === 'sliced');
     expect(log.map((b) => b.event)).toEqual(['first', 'second']);
     expect(log[1]!.at).toBeGreaterThanOrEqual(log[0]!.at);

@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Socket as TcpSocket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { GameServerToClient } from '@hunch/contract';
 import type { BroadcastOperator } from 'socket.io';
-import {
-  type DirectWritable,
-  directStream,
-  encodeEventFrame,
-  idleDescriptor,
-  writeFrame,
-  writeFrameTo,
-} from './direct-frames';
+import { encodeEventFrame, type LiveTransport, type TransportSocket } from './transport/live-transport';
 
 // Writing one event to 10,000 sockets costs the kernel 8–15 µs a socket on a small machine:
 // 80–300 ms in one go, during which every answer and acknowledgement would wait. So a broadcast is
@@ -18,7 +10,8 @@ import {
 // process's sockets in connection order, cut into runs, and other processes' through the adapter
 // by slice rooms that sockets join round robin as they connect. See docs/decisions/009. This
 // process's idle websocket players get the events as pre-encoded frames written directly; the
-// others (a write of engine.io's in flight, polling) through socket.io (direct-frames.ts, 011).
+// others (a write of engine.io's in flight, polling, TLS, or a process whose socket.io internals
+// failed the transport's self-check) through socket.io (transport/, decision 011).
 export const BROADCAST_SLICES = 16;
 
 const sliceRoom = (k: number) => `slice:${k}`;
@@ -46,7 +39,7 @@ export interface SlicedNamespace<D> {
 }
 
 /** A connected socket as the broadcaster keeps it. */
-type SliceMember = DirectWritable & Emitter;
+type SliceMember = TransportSocket & Emitter;
 
 /** What joining a slice needs of a socket. */
 interface Joining extends SliceMember {
@@ -100,7 +93,10 @@ export class SlicedBroadcaster {
   private readonly leave: (this: Joining) => void;
 
   /** `remote`: the adapter reaches other processes (Redis); without it there is nobody else to send to. */
-  constructor(private readonly opts: { remote: boolean } = { remote: false }) {
+  constructor(
+    private readonly transport: LiveTransport,
+    private readonly opts: { remote: boolean } = { remote: false },
+  ) {
     const local = this.local;
     this.leave = function (this: Joining) {
       const members = local.get(this.nsp.name);
@@ -190,8 +186,6 @@ export class SlicedBroadcaster {
     // progress when it joins (late join), not by this.
     const here = [...(this.local.get(nsp.name) ?? [])];
     const perSlice = Math.ceil(here.length / BROADCAST_SLICES);
-    const streams: TcpSocket[] = [];
-    const fds: number[] = [];
     const viaSocketIo: SliceMember[] = [];
     for (let k = 0; k < BROADCAST_SLICES; k++) {
       if (k > 0) await nextTurn();
@@ -204,34 +198,13 @@ export class SlicedBroadcaster {
         const elsewhere = nsp.to(sliceRoom(k)).except(this.localRoom(k));
         for (const e of batch) emitThrough(elsewhere, e);
       }
-      // Two passes: first every socket's state, then the writes. Each write(2) sends the kernel
-      // through both ends' TCP stacks on loopback and evicts the socket objects from the caches, so
-      // reading them between writes missed the cache at every step (the broadcast's JavaScript was
-      // ~12 % of its time, in `perf`); read in a run of their own, the reads overlap. Nothing is
-      // written to any of these streams between a socket's check and its write: the sockets
-      // socket.io carries get theirs after, and once a write falls back to a stream (a full
-      // buffer), the rest are checked again at their write (two sockets may share a stream).
+      // All of the slice's events in one write (game_start and countdown); the sockets socket.io
+      // carries get theirs after the direct writes, so nothing reaches a stream between its check
+      // and its write.
       const end = Math.min(here.length, (k + 1) * perSlice);
-      streams.length = 0;
-      fds.length = 0;
       viaSocketIo.length = 0;
-      for (let j = k * perSlice; j < end; j++) {
-        const socket = here[j]!;
-        const tcp = directStream(socket);
-        if (tcp) {
-          streams.push(tcp);
-          fds.push(idleDescriptor(tcp));
-        } else viaSocketIo.push(socket);
-      }
-      // All of the slice's events in one write (game_start and countdown).
-      let checked = true;
-      for (let j = 0; j < streams.length; j++) {
-        const tcp = streams[j]!;
-        if (checked) checked = writeFrameTo(tcp, fds[j]!, frame);
-        else writeFrame(tcp, frame);
-      }
+      direct += this.transport.writeDirect(here, k * perSlice, end, frame, viaSocketIo);
       for (const socket of viaSocketIo) for (const e of batch) emitThrough(socket, e);
-      direct += streams.length;
       queued += viaSocketIo.length;
       sendMs += performance.now() - s;
     }

@@ -7,15 +7,16 @@ import {
 } from '@hunch/contract';
 import { answeredAt, answerInTime, type LivePhase, livePhaseAt, phaseEndsAt } from '@hunch/rules';
 import type { Namespace, Server, Socket } from 'socket.io';
-import { validateAnswer } from '../core/participation';
+import { answersOf, validateAnswer } from '../core/participation';
 import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
 import { AnswerBatcher, BATCHER_DEFAULTS } from './answer-batcher';
-import { acknowledgeDirectly } from './direct-frames';
-import { receiveEventDirectly } from './direct-receive';
 import { SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
+import { countPlayers, enterLiveGame, isMember, membershipAndEntry } from './live-queries';
 import { type LiveGameInfo, LiveScheduleCache } from './live-schedule';
+import { childNamespaces } from './transport/child-namespaces';
+import { LiveTransport, type TransportLog } from './transport/live-transport';
 
 export interface LiveSocketData {
   userId: number;
@@ -63,14 +64,21 @@ export type HandshakeUser = (cookieHeader: string | undefined) => Promise<number
  * payload is validated with the contract; answers are checked against the server's timeline and
  * stored (group commit) before they are acknowledged.
  */
-export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser: HandshakeUser) {
+export function registerLiveNamespace(
+  io: Server,
+  ctx: AppContext,
+  handshakeUser: HandshakeUser,
+  log: TransportLog,
+) {
   const schedules = new LiveScheduleCache(ctx.db, () => ctx.now().getTime());
   const batcher = new AnswerBatcher(ctx.db, {
     ...BATCHER_DEFAULTS,
     keepRecords: ctx.config.benchMetrics ? 20_000 : 0,
   });
-  const broadcaster = new SlicedBroadcaster({ remote: Boolean(ctx.config.redisUrl) });
+  const transport = new LiveTransport(log);
+  const broadcaster = new SlicedBroadcaster(transport, { remote: Boolean(ctx.config.redisUrl) });
   const parent = io.of(GAME_NAMESPACE_PATTERN) as unknown as LiveNamespace;
+  const children = childNamespaces(io, parent, log);
   const countTimers = new Map<string, NodeJS.Timeout>();
   const counts = new Map<string, PlayerCount>();
   /** Answers this process received, by the way they came in (tests, benchmark). */
@@ -86,11 +94,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     const hit = counts.get(gameId);
     if (!fresh && hit && Date.now() - hit.at < LOBBY_COUNT_EVERY_MS) return hit.n;
     const started = Date.now();
-    const { rows } = await ctx.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM participations WHERE game_id = $1',
-      [gameId],
-    );
-    const n = rows[0]?.n ?? 0;
+    const n = await countPlayers(ctx.db, gameId);
     const entry = counts.get(gameId);
     if (!entry) {
       counts.set(gameId, { n, at: started, sent: -1, served: new Map() });
@@ -141,19 +145,14 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       const gameId = gameIdOf(socket.nsp);
       const info = await schedules.get(gameId);
       if (!info) return next(new Error('No such live game'));
-      // Membership and any existing entry in one round trip.
-      const { rows } = await ctx.db.query<{ member: boolean; entry: number | null }>(
-        `SELECT EXISTS (SELECT 1 FROM memberships WHERE user_id = $1 AND community_id = $2) AS member,
-                (SELECT id FROM participations WHERE game_id = $3 AND user_id = $1) AS entry`,
-        [userId, info.communityId, gameId],
-      );
-      if (!rows[0]?.member) return next(new Error(`Join ${info.communityName} to play`));
+      const { member, entry } = await membershipAndEntry(ctx.db, userId, info.communityId, gameId);
+      if (!member) return next(new Error(`Join ${info.communityName} to play`));
       const sub = socket.handshake.query.subcommunity;
       socket.data = {
         userId,
         gameId,
         subcommunity: typeof sub === 'string' && sub !== '' && sub !== 'null' ? sub.slice(0, 64) : null,
-        participationId: rows[0].entry,
+        participationId: entry,
         rttMs: 100,
       };
       next();
@@ -166,7 +165,6 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     const { gameId } = socket.data;
     const nsp = socket.nsp as LiveNamespace;
     broadcaster.join(socket);
-    acknowledgeDirectly(socket);
 
     // An exponential moving average smooths out one slow round trip.
     const roundTrip = (ms: number) => {
@@ -214,10 +212,14 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
       answerPaths.ordinary++;
       void onAnswer(payload, ack);
     });
-    // Most answers skip socket.io's incoming layers to the same handler (decision 011).
-    receiveEventDirectly(socket, 'answer', (payload, ack) => {
-      answerPaths.direct++;
-      void onAnswer(payload, ack);
+    // On the direct path, most answers skip socket.io's incoming layers to the same handler, and
+    // acknowledgements skip its outgoing ones (decision 011).
+    transport.adopt(socket, {
+      event: 'answer',
+      listener: (payload, ack) => {
+        answerPaths.direct++;
+        void onAnswer(payload, ack);
+      },
     });
   });
 
@@ -234,19 +236,10 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     if (info.subcommunities.size > 0) {
       const sub = subcommunity ? info.subcommunities.get(subcommunity) : undefined;
       if (!sub) return false;
-      const joined = await ctx.db.query(
-        'SELECT 1 FROM memberships WHERE user_id = $1 AND community_id = $2',
-        [userId, sub.id],
-      );
-      if (joined.rows.length === 0) return false;
+      if (!(await isMember(ctx.db, userId, sub.id))) return false;
       subId = sub.id;
     }
-    const { rows } = await ctx.db.query<{ id: number }>(
-      `INSERT INTO participations (game_id, user_id, subcommunity_id) VALUES ($1, $2, $3)
-       ON CONFLICT (game_id, user_id) DO UPDATE SET game_id = EXCLUDED.game_id RETURNING id`,
-      [gameId, userId, subId],
-    );
-    socket.data.participationId = rows[0]!.id;
+    socket.data.participationId = await enterLiveGame(ctx.db, gameId, userId, subId);
     return true;
   }
 
@@ -282,14 +275,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
   async function resume(socket: LiveSocket, gameId: string) {
     const info = await schedules.get(gameId);
     if (!info || !socket.connected) return;
-    const answers = socket.data.participationId
-      ? (
-          await ctx.db.query<{ question_i: number; choice_i: number | null; number_answer: number | null }>(
-            'SELECT question_i, choice_i, number_answer FROM answers WHERE participation_id = $1 ORDER BY question_i',
-            [socket.data.participationId],
-          )
-        ).rows
-      : [];
+    const answers = socket.data.participationId ? await answersOf(ctx.db, socket.data.participationId) : [];
     const players = await playerCount(gameId);
     if (!socket.connected) return;
     // The phase as of sending, not as of the reads above: the time left is true, and a question
@@ -314,6 +300,7 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
     schedules,
     batcher,
     broadcaster,
+    transport,
     answerPaths,
     /** The namespace of one game, for the driver's broadcasts (a child of the pattern namespace). */
     of(gameId: string): LiveNamespace {
@@ -327,17 +314,8 @@ export function registerLiveNamespace(io: Server, ctx: AppContext, handshakeUser
      */
     async release(gameId: string, stillFree: () => boolean): Promise<void> {
       await broadcaster.settled(gameId);
-      const name = `/game/${gameId}`;
-      const nsp = io._nsps.get(name);
-      // Not while anyone is in it or still connecting (in the middleware): they would be left in a
-      // namespace nobody broadcasts to. Nor once this process drives the game again.
-      const connecting = (nsp as unknown as { _preConnectSockets?: Map<string, unknown> } | undefined)
-        ?._preConnectSockets;
-      if (!nsp || nsp.sockets.size > 0 || (connecting?.size ?? 0) > 0 || !stillFree()) return;
-      // What socket.io's own clean-up of an empty child does (parent-namespace.js).
-      io._nsps.delete(name);
-      (parent as unknown as { children: Set<unknown> }).children.delete(nsp);
-      await nsp.adapter.close();
+      // Not once this process drives the game again.
+      await children.drop(`/game/${gameId}`, stillFree);
     },
   };
 }

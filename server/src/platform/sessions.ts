@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Queryable } from './db/database';
-import { HttpError } from './http/http-error';
 
 export const SESSION_COOKIE = 'hunch_session';
 const SESSION_DAYS = 30;
@@ -55,9 +54,4 @@ export function installSessions(app: FastifyInstance, db: Db): void {
     const token = request.cookies[SESSION_COOKIE];
     if (token && token.length < 100) request.userId = await userIdForToken(db, token);
   });
-}
-
-export function requireUser(request: FastifyRequest): number {
-  if (request.userId == null) throw new HttpError(401, 'Please log in first');
-  return request.userId;
 }

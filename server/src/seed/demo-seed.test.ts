@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GameClock } from '../core/game-clock';
+import { GameClock } from '../games/game-clock';
 import { startTestApp, type TestApp } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 import { DEMO_LOGIN, seedDemoIfEmpty } from './demo-seed';

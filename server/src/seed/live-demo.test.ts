@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGame, createSeries } from '../hosting/authoring';
-import { makeCommunity, standardQuestions } from '../test/factories';
+import { colourQuestions, makeCommunity } from '../test/factories';
 import { startLiveTestServer } from '../test/live-test-server';
 import { dbKinds } from '../test/test-db';
 import { until } from '../test/until';
@@ -37,9 +37,7 @@ describe.each(dbKinds)('demo live bots on %s', (kind) => {
       community.id,
     ]);
     const now = Date.now();
-    const questions = standardQuestions
-      .slice(0, 2)
-      .map((q) => ({ ...q, choices: 'choices' in q ? [...q.choices] : [], secs_to_answer: 10 }));
+    const questions = colourQuestions.map((q) => ({ ...q, secs_to_answer: 10 }));
     const game = (standbyAgoMs: number) =>
       createGame(db, seriesId, {
         name: 'Hunch Live #1',

@@ -1,5 +1,6 @@
+import type { QuestionInput } from '@hunch/contract';
 import sharp from 'sharp';
-import { createCommunity } from '../hosting/authoring';
+import { createCommunity, createGame, createSeries } from '../hosting/authoring';
 import type { Queryable } from '../platform/db/database';
 import type { TestClient } from './test-app';
 
@@ -60,8 +61,8 @@ export const jpegBytes = (width = 32, height = 32) =>
 
 const MIN = 60_000;
 
-/** The standard test question set: every kind, a guess linked to a vote, host and crowd predicts. */
-export const standardQuestions = [
+/** A vote and the guess linked to it: the pair every question set of the tests starts with. */
+export const colourQuestions: QuestionInput[] = [
   {
     kind: 'vote',
     text: 'Favourite colour?',
@@ -73,6 +74,11 @@ export const standardQuestions = [
     choices: [{ text: 'Red' }, { text: 'Green' }, { text: 'Blue' }],
     linked_vote_i: 0,
   },
+];
+
+/** The standard test question set: every kind, a guess linked to a vote, host and crowd predicts. */
+export const standardQuestions: QuestionInput[] = [
+  ...colourQuestions,
   {
     kind: 'predict',
     text: 'Degrees tomorrow?',
@@ -81,7 +87,7 @@ export const standardQuestions = [
   },
   { kind: 'predict', text: 'Cups of coffee?', slider: { min: 0, max: 10, step: 1, unit: 'cups' } },
   { kind: 'guess', text: 'Most popular pet?', choices: [{ text: 'Dog' }, { text: 'Cat' }] },
-] as const;
+];
 
 /**
  * A community with a series and one game, scheduled around `now`: open from 10 minutes ago until
@@ -97,7 +103,6 @@ export async function makeGame(
     community?: { id: number; endpoint: string };
   } = {},
 ) {
-  const { createGame, createSeries } = await import('../hosting/authoring');
   const community = opts.community ?? (await makeCommunity(db));
   const seriesEndpoint = `series-${next()}`;
   const seriesId = await createSeries(db, {
@@ -113,7 +118,7 @@ export async function makeGame(
     schedule: { open, standby, complete },
     synchronous: opts.synchronous ?? false,
     subcommunities: opts.subcommunities ?? [],
-    questions: standardQuestions.map((q) => ({ ...q, choices: 'choices' in q ? [...q.choices] : [] })),
+    questions: standardQuestions,
   });
   return { uuid, community, seriesEndpoint, schedule: { open, standby, complete } };
 }

@@ -1,7 +1,8 @@
 import type { QuestionInput } from '@hunch/contract';
+import { findUserIdByUsername } from '../core/profile-queries';
 import { createSeries } from '../hosting/authoring';
 import { seededRandom } from '../seed/seeded-random';
-import { makeCommunity, registerPlayer } from './factories';
+import { colourQuestions, makeCommunity, registerPlayer } from './factories';
 import { insertGeoGroup, insertPlayer, makeGame } from './results-factories';
 import type { TestApp, TestClient } from './test-app';
 
@@ -29,11 +30,7 @@ export interface Player {
 async function registered(t: TestApp): Promise<Player> {
   const client = t.client();
   const { username } = await registerPlayer(client);
-  const { rows } = await t.ctx.db.query<{ id: number }>(
-    'SELECT id FROM users WHERE username_key = lower($1)',
-    [username],
-  );
-  return { id: rows[0]!.id, username, client };
+  return { id: (await findUserIdByUsername(t.ctx.db, username))!, username, client };
 }
 
 export interface SeriesScenario {
@@ -116,18 +113,9 @@ export async function buildSeriesScenario(t: TestApp): Promise<SeriesScenario> {
   return { community: community.endpoint, v, x, y, w, n, g1, g2, unscored, future };
 }
 
+/** The colour pair, then a yes/no guess and predicts whose answers land on their buckets' bounds. */
 export const statsQuestions: QuestionInput[] = [
-  {
-    kind: 'vote',
-    text: 'Favourite colour?',
-    choices: [{ text: 'Red' }, { text: 'Green' }, { text: 'Blue' }],
-  },
-  {
-    kind: 'guess',
-    text: 'Most popular colour?',
-    choices: [{ text: 'Red' }, { text: 'Green' }, { text: 'Blue' }],
-    linked_vote_i: 0,
-  },
+  ...colourQuestions,
   { kind: 'guess', text: 'Will most say yes?', choices: [{ text: 'Yes' }, { text: 'No' }] },
   { kind: 'predict', text: 'Temperature?', slider: { min: 0, max: 100, step: 1, unit: '°F' }, outcome: 42 },
   { kind: 'predict', text: 'Goal difference?', slider: { min: -5, max: 5, step: 0.5, unit: '' } },

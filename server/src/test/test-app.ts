@@ -17,7 +17,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(kind: DbKind): Promise<TestApp> {
+/** `ready: false` leaves the app open to more routes (to test what may be registered). */
+export async function startTestApp(kind: DbKind, { ready = true } = {}): Promise<TestApp> {
   const db = await openTestDb(kind);
   const uploadsDir = await mkdtemp(path.join(tmpdir(), 'hunch-uploads-'));
   await ensureDefaultImages(uploadsDir);
@@ -25,7 +26,7 @@ export async function startTestApp(kind: DbKind): Promise<TestApp> {
   const config = { ...loadConfig({}), logLevel: 'silent', webDist: undefined, dataDir: uploadsDir };
   const ctx: AppContext = { db, config, uploadsDir, now: () => clock.now };
   const app = await buildApp(ctx);
-  await app.ready();
+  if (ready) await app.ready();
   return {
     app,
     ctx,

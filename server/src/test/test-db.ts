@@ -12,12 +12,13 @@ export const dbKinds: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'pos
 
 /**
  * A fresh, migrated database of its own for one test file: an in-memory PGlite, or a new schema in
- * the test PostgreSQL that is dropped again on close.
+ * the test PostgreSQL that is dropped again on close. `migrated: false` leaves it empty (to test
+ * the migrations themselves).
  */
-export async function openTestDb(kind: DbKind): Promise<Db> {
+export async function openTestDb(kind: DbKind, { migrated = true } = {}): Promise<Db> {
   if (kind === 'pglite') {
     const db = await openPglite();
-    await migrate(db);
+    if (migrated) await migrate(db);
     return db;
   }
   const url = process.env.TEST_DATABASE_URL!;
@@ -27,7 +28,7 @@ export async function openTestDb(kind: DbKind): Promise<Db> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const db = await openPostgres(url, { searchPath: schema, max: 5 });
-  await migrate(db);
+  if (migrated) await migrate(db);
   return {
     ...db,
     async close() {

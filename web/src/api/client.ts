@@ -1,14 +1,22 @@
-import { accountMessages } from '@hunch/contract';
-/**
- * The one fetch client. Same-origin cookies carry the session; every state-changing call carries the
- * CSRF token from GET /api/csrf. Error answers are text/plain human messages, so an ApiError's message
- * is exactly what the server said and can be shown as is.
- */
+import {
+  accountMessages,
+  httpRoutes,
+  type RouteBody,
+  type RouteDef,
+  type RouteParams,
+  type RouteQuery,
+  type RouteResponse,
+  routeUrl,
+  successSchema,
+} from '@hunch/contract';
 
-/** Anything with a zod-like parse (every contract schema); keeps web from depending on zod itself. */
-export interface Parser<T> {
-  parse: (data: unknown) => T;
-}
+/**
+ * The one fetch client: every call names an entry of the contract's route table (`httpRoutes`), which
+ * gives its method, its URL, the types of what is sent and the schema of what comes back. Same-origin
+ * cookies carry the session; every state-changing call carries the CSRF token from the csrf route.
+ * Error answers are text/plain human messages, so an ApiError's message is exactly what the server
+ * said and can be shown as is.
+ */
 
 export class ApiError extends Error {
   constructor(
@@ -20,28 +28,42 @@ export class ApiError extends Error {
   }
 }
 
-export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
+/** A part the route declares is required unless every field of it is optional; one it lacks is absent. */
+type Part<K extends string, T> = [T] extends [undefined]
+  ? { [P in K]?: undefined }
+  : object extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
 
-/** A JSON body, a multipart/form body, or none. */
-export type RequestBody = { json: unknown } | { form: FormData } | undefined;
+/** A form route's body travels as FormData (text fields and a file), a JSON route's as its schema says. */
+type CallBody<R extends RouteDef> = R['bodyKind'] extends 'form'
+  ? FormData
+  : R['bodyKind'] extends 'json'
+    ? RouteBody<R>
+    : undefined;
+
+/** What a call passes: the route's path parameters, query and body, typed from its entry. */
+export type CallInput<R extends RouteDef> = Part<'params', RouteParams<R>> &
+  Part<'query', RouteQuery<R>> &
+  Part<'body', CallBody<R>>;
+
+/** The same input with the entry's types forgotten, as the URL builder and fetch take it. */
+interface LooseInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+}
+
+/** Makes `input` optional for routes that need nothing (csrf, logout, play_games...). */
+type InputArg<R extends RouteDef> =
+  object extends CallInput<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
 
 let csrfToken: Promise<string> | null = null;
 
-function isTokenAnswer(value: unknown): value is { token: string } {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { token?: unknown }).token === 'string'
-  );
-}
-
 async function fetchCsrfToken(): Promise<string> {
-  const res = await fetch('/api/csrf', {
-    credentials: 'same-origin',
-    headers: { accept: 'application/json' },
-  });
-  if (!res.ok) throw new ApiError(res.status, (await res.text()) || res.statusText);
-  const body: unknown = await res.json();
-  if (!isTokenAnswer(body)) throw new ApiError(500, 'Unexpected answer from the server.');
-  return body.token;
+  // A GET: it never asks for a token itself.
+  const { token } = await callApi(httpRoutes.csrf);
+  return token;
 }
 
 function csrf(): Promise<string> {
@@ -58,31 +80,39 @@ export function forgetCsrfToken(): void {
   csrfToken = null;
 }
 
-async function sendOnce(method: HttpMethod, path: string, body: RequestBody): Promise<Response> {
+async function sendOnce(def: RouteDef, input: LooseInput): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json, text/plain' };
   let payload: BodyInit | undefined;
-  if (body && 'json' in body) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body.json);
-  } else if (body) {
+  if (def.bodyKind === 'form' && input.body instanceof FormData) {
     // No content-type: the browser writes the multipart boundary itself.
-    payload = body.form;
+    payload = input.body;
+  } else if (def.bodyKind === 'json') {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(input.body ?? {});
   }
-  if (method !== 'GET') headers['x-csrf-token'] = await csrf();
-  return fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
+  if (def.method !== 'GET') headers['x-csrf-token'] = await csrf();
+  return fetch(routeUrl(def, input.params, input.query), {
+    method: def.method,
+    headers,
+    body: payload,
+    credentials: 'same-origin',
+  });
 }
 
 /**
- * Sends a request and returns the raw Response, whatever its status. A 403 on a write may mean a stale
- * CSRF token (the session rotated), so the token is fetched again and the request retried once.
+ * Sends a call and returns the raw Response, whatever its status: for the few calls whose error
+ * answers are verdicts to read (a field check, a refused answer). A 403 on a write may mean a stale
+ * CSRF token (the session rotated), so the token is fetched again and the call retried once.
  */
-export async function send(method: HttpMethod, path: string, body?: RequestBody): Promise<Response> {
-  const res = await sendOnce(method, path, body);
-  if (res.status !== 403 || method === 'GET') return res;
+export async function sendApi<R extends RouteDef>(def: R, ...[input]: InputArg<R>): Promise<Response> {
+  // The entry's typed input, seen as plain records: routeUrl encodes each value itself.
+  const loose = (input ?? {}) as LooseInput;
+  const res = await sendOnce(def, loose);
+  if (res.status !== 403 || def.method === 'GET') return res;
   // Only a refused security token is worth a retry; other 403s (too young, game closed) are final.
   if ((await res.clone().text()) !== accountMessages.csrfRefused) return res;
   forgetCsrfToken();
-  return sendOnce(method, path, body);
+  return sendOnce(def, loose);
 }
 
 /** Turns a non-2xx answer into an ApiError carrying the server's text. */
@@ -91,22 +121,19 @@ export async function errorFrom(res: Response): Promise<ApiError> {
   return new ApiError(res.status, text || res.statusText || `Request failed (${res.status})`);
 }
 
-/** A call whose success answer is JSON of a known contract shape. */
-export async function apiJson<T>(
-  method: HttpMethod,
-  path: string,
-  schema: Parser<T>,
-  body?: RequestBody,
-): Promise<T> {
-  const res = await send(method, path, body);
-  if (!res.ok) throw await errorFrom(res);
-  return schema.parse(await res.json());
+/** A success answer read and checked against the route's schema (JSON, or text for a text answer). */
+export async function readSuccess<R extends RouteDef>(def: R, res: Response): Promise<RouteResponse<R>> {
+  const json = res.headers.get('content-type')?.includes('json');
+  const body: unknown = json ? await res.json() : await res.text();
+  // The schema is the entry's own success schema, so its output is the entry's response type.
+  return successSchema(def).parse(body) as RouteResponse<R>;
 }
 
-/** A call whose success answer carries nothing the app needs. */
-export async function apiVoid(method: HttpMethod, path: string, body?: RequestBody): Promise<void> {
-  const res = await send(method, path, body);
+/** Calls a route: its success answer parsed by the route's schema, any other status an ApiError. */
+export async function callApi<R extends RouteDef>(def: R, ...input: InputArg<R>): Promise<RouteResponse<R>> {
+  const res = await sendApi(def, ...input);
   if (!res.ok) throw await errorFrom(res);
+  return readSuccess(def, res);
 }
 
 export function isApiError(err: unknown, status?: number): err is ApiError {

@@ -7,6 +7,7 @@ export const queryKeys = {
   communitySearchAll: ['community_search'] as const,
   joined: ['joined_communities'] as const,
   community: (endpoint: string) => ['community', endpoint] as const,
+  communityRankAll: ['community_rank'] as const,
   communityRank: (community: string, username: string) => ['community_rank', community, username] as const,
   playGames: ['play_games'] as const,
   seriesAll: ['series'] as const,

@@ -1,9 +1,9 @@
 import { userImageUrl } from '../api/asset-urls';
-import { useProfile } from '../features/accounts/use-profile';
+import { useProfile } from '../api/use-profile';
 import { useImageVersion } from '../shared/image-version';
+import { NavItem } from '../shared/nav-item';
 import { SafeImg } from '../shared/safe-img';
 import { LoginIcon, PeopleIcon, PlayIcon } from './icons';
-import { NavItem } from './nav-link';
 
 /**
  * The bottom bar (spec §2): Communities always; Play and the profile image only when logged in;

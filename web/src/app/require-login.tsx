@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
-import { useProfile } from '../features/accounts/use-profile';
+import { useProfile } from '../api/use-profile';
 import { Loading } from '../shared/loading';
 
 /** Renders children for a logged-in user; waits while the profile loads, else redirects. */

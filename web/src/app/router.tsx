@@ -7,7 +7,6 @@ import { CommunitiesShell } from '../features/communities/communities-shell';
 import { CommunityPage } from '../features/communities/community-page';
 import { CommunitySearchPage } from '../features/communities/community-search-page';
 import { JoinedCommunitiesPage } from '../features/communities/joined-communities-page';
-import { GamePage } from '../features/games/game-page';
 import { PlayListPage } from '../features/games/play-list-page';
 import { PlayShell } from '../features/games/play-shell';
 import { QuestionsPage } from '../features/games/questions-page';
@@ -16,6 +15,7 @@ import { CommunityLeaderboardRoute } from '../features/results/community-leaderb
 import { PlayerLeaderboard } from '../features/results/player-leaderboard';
 import { ResultsShell, ToLeaderboard } from '../features/results/results-shell';
 import { Loading } from '../shared/loading';
+import { GameScreen } from './game-screen';
 import { Layout } from './layout';
 import { RequireLogin } from './require-login';
 
@@ -66,7 +66,7 @@ export const router = createBrowserRouter([
           { path: 'upcoming', element: <PlayListPage status="upcoming" /> },
           { path: 'recent', element: <PlayListPage status="recent" /> },
           { path: ':community/:series', element: <SeriesPage /> },
-          { path: ':community/:series/:uuid', element: <GamePage /> },
+          { path: ':community/:series/:uuid', element: <GameScreen /> },
           {
             path: ':community/:series/:uuid/results',
             element: <ResultsShell />,

@@ -1,5 +1,7 @@
+import { metricsRoutes, processFiguresSchema, routeUrl } from '@hunch/contract';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startLiveTestServer } from '../../test/live-test-server';
 import { startTestApp, type TestApp } from '../../test/test-app';
 import { until } from '../../test/until';
 import { benchMetricsRoute, type GcRecord } from './bench-metrics';
@@ -40,6 +42,33 @@ describe('benchmark metrics', () => {
       expect(figures.eventLoopP99Ms).toBeGreaterThanOrEqual(0);
     } finally {
       await app.close();
+    }
+  });
+
+  it('serves every benchmark route of the contract with BENCH_METRICS=1, the live ones included', async () => {
+    const server = await startLiveTestServer('pglite', { BENCH_METRICS: '1' });
+    try {
+      const get = async (path: string) => {
+        const res = await fetch(`${server.url}${path}`);
+        return [path, res.status, await res.json()];
+      };
+      expect(await get(metricsRoutes.broadcasts.path)).toEqual([metricsRoutes.broadcasts.path, 200, []]);
+      expect(await get(metricsRoutes.answerBatches.path)).toEqual([
+        metricsRoutes.answerBatches.path,
+        200,
+        [],
+      ]);
+      expect(await get(metricsRoutes.answerPaths.path)).toEqual([
+        metricsRoutes.answerPaths.path,
+        200,
+        { direct: 0, ordinary: 0 },
+      ]);
+      const figures = await fetch(`${server.url}${routeUrl(metricsRoutes.figures, {}, { reset: '1' })}`);
+      expect(processFiguresSchema.parse(await figures.json()).rss).toBeGreaterThan(0);
+      const refused = await fetch(`${server.url}${metricsRoutes.figures.path}?reset=yes`);
+      expect(refused.status).toBe(400);
+    } finally {
+      await server.close();
     }
   });
 

@@ -1,12 +1,10 @@
 import { constants, monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
+import { type GcRecord, metricsRoutes } from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
+import { registerRoute } from './register-route';
 
-/** One garbage collection: when it began (epoch ms), how long it held the thread, which kind. */
-export interface GcRecord {
-  at: number;
-  ms: number;
-  kind: 'minor' | 'major' | 'incremental' | 'weak callbacks' | 'unknown';
-}
+// The benchmark reads the records with this type from here.
+export type { GcRecord };
 
 /** A 10,000-player benchmark game runs a few hundred collections; the log reaches back over all. */
 export const GC_LOG_SIZE = 4_096;
@@ -45,9 +43,8 @@ export function benchMetricsRoute(app: FastifyInstance): void {
     observer.disconnect();
     loop.disable();
   });
-  app.get('/api/_metrics/gc', async () => gcs);
-  app.get('/api/_metrics', async (request) => {
-    const query = request.query as { reset?: string; gc?: string };
+  registerRoute(app, metricsRoutes.gc, async () => gcs);
+  registerRoute(app, metricsRoutes.figures, async ({ query }) => {
     const reset = query.reset === '1';
     // Only when asked: a full GC of 10,000 players' heap holds the loop for ~250 ms and leaves its
     // sweeping to the allocations after it, which slowed the next broadcast (decision 012).

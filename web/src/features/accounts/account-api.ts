@@ -1,76 +1,63 @@
 import {
-  accountMessages,
   type CheckField,
+  type CommunityRank,
+  httpRoutes,
   type Profile,
-  profileSchema,
-  profileVisibilitySchema,
   zipcodeCheckResultSchema,
 } from '@hunch/contract';
-import { apiJson, apiVoid, errorFrom, forgetCsrfToken, send } from '../../api/client';
+import { callApi, forgetCsrfToken, isApiError, sendApi } from '../../api/client';
+import { checkMessage, type FieldCheck } from './registration-checks';
 
 export async function logIn(username: string, password: string): Promise<Profile> {
-  const form = new FormData();
-  form.set('username', username);
-  form.set('password', password);
-  const profile = await apiJson('PUT', '/api/login', profileSchema, { form });
+  const body = new FormData();
+  body.set('username', username);
+  body.set('password', password);
+  const profile = await callApi(httpRoutes.login, { body });
   forgetCsrfToken();
   return profile;
 }
 
-export async function register(form: FormData): Promise<Profile> {
-  const profile = await apiJson('POST', '/api/register', profileSchema, { form });
+export async function register(body: FormData): Promise<Profile> {
+  const profile = await callApi(httpRoutes.register, { body });
   forgetCsrfToken();
   return profile;
 }
 
 export async function logOut(): Promise<void> {
-  await apiVoid('PUT', '/api/logout');
+  await callApi(httpRoutes.logout);
   forgetCsrfToken();
 }
 
 export async function fetchProfileOf(username: string): Promise<Profile> {
-  return apiJson('GET', `/api/profile?u=${encodeURIComponent(username)}`, profileSchema);
+  return callApi(httpRoutes.profile, { query: { u: username } });
 }
 
-export async function setProfileVisibility(isPrivate: boolean): Promise<void> {
-  await apiVoid('PUT', '/api/profile_visibility', {
-    json: profileVisibilitySchema.parse({ private_profile: isPrivate }),
-  });
+export async function setProfileVisibility(isPrivate: boolean): Promise<Profile> {
+  return callApi(httpRoutes.profileVisibility, { body: { private_profile: isPrivate } });
 }
 
-/** Returns the updated profile when the server answers with one, else null (the caller refetches). */
-export async function uploadProfileImage(file: File): Promise<Profile | null> {
-  const form = new FormData();
-  form.set('profile_img', file);
-  const res = await send('PUT', '/api/profile_image', { form });
-  if (!res.ok) throw await errorFrom(res);
-  const body: unknown = await res.json().catch(() => null);
-  const parsed = profileSchema.safeParse(body);
-  return parsed.success ? parsed.data : null;
+export async function uploadProfileImage(file: File): Promise<Profile> {
+  const body = new FormData();
+  body.set('profile_img', file);
+  return callApi(httpRoutes.profileImage, { body });
 }
 
-export interface FieldCheck {
-  ok: boolean;
-  /** What to show under the field; null when there is nothing to say. */
-  message: string | null;
-}
-
-/** Turns a check_registration answer into the texts of spec §5. */
-function checkMessage(field: CheckField, value: string, status: number, text: string): string {
-  if (status === 409 && field === 'username' && text === accountMessages.usernameTaken) {
-    return `Username ${value} is taken.`;
+/** GET community_rank; 404 (no games yet, or nothing to rank) means "show nothing". */
+export async function fetchCommunityRank(community: string, username: string): Promise<CommunityRank | null> {
+  try {
+    return await callApi(httpRoutes.communityRank, { params: { community }, query: { u: username } });
+  } catch (err) {
+    if (isApiError(err, 404)) return null;
+    throw err;
   }
-  if (status === 409 && field === 'email' && text === accountMessages.emailTaken) {
-    return `An account with email address ${value} exists.`;
-  }
-  return text || `Could not check this field (${status}).`;
 }
 
-/** GET /api/check_registration/{field}?check=value; never throws for a 4xx, that is a verdict. */
+/** GET check_registration/{field}?check=value; never throws for a 4xx, that is a verdict. */
 export async function checkRegistration(field: CheckField, value: string): Promise<FieldCheck> {
-  const res = await send('GET', `/api/check_registration/${field}?check=${encodeURIComponent(value)}`);
+  const res = await sendApi(httpRoutes.checkRegistration, { params: { field }, query: { check: value } });
   if (res.ok) {
     if (field !== 'zipcode') return { ok: true, message: null };
+    // The route answers {name} for a zipcode only; its table entry cannot say which field it was.
     const geo = zipcodeCheckResultSchema.safeParse(await res.json().catch(() => null));
     return { ok: true, message: geo.success ? `Your geo-group: ${geo.data.name}` : null };
   }

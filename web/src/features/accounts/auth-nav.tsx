@@ -1,4 +1,4 @@
-import { NavItem } from '../../app/nav-link';
+import { NavItem } from '../../shared/nav-item';
 
 /** The upper navigation of /login and /register (spec §2). */
 export function AuthNav() {

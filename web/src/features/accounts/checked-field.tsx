@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes } from 'react';
-import type { FieldState } from './use-field-check';
+import type { FieldState } from './registration-checks';
 
 interface CheckedFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   id: string;

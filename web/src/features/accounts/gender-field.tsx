@@ -1,5 +1,6 @@
 import { GENDER_MAX } from '@hunch/contract';
 import { useId } from 'react';
+import { type GenderChoice, SPECIFY_GENDER } from './registration-form';
 
 /** The offered answers; '' is 'Prefer not to answer' and sends nothing (spec §4). */
 const OPTIONS = [
@@ -8,20 +9,6 @@ const OPTIONS = [
   { value: 'Non-binary', label: 'Non-binary' },
   { value: '', label: 'Prefer not to answer' },
 ] as const;
-
-export const SPECIFY = 'specify';
-
-export interface GenderChoice {
-  /** One of OPTIONS' values, or SPECIFY. */
-  choice: string;
-  /** The free text used when choice is SPECIFY. */
-  specified: string;
-}
-
-/** The value to submit: the specified text replaces the choice; empty means "omit the field". */
-export function genderValue({ choice, specified }: GenderChoice): string {
-  return choice === SPECIFY ? specified.trim() : choice;
-}
 
 export function GenderField({
   value,
@@ -51,14 +38,14 @@ export function GenderField({
           <input
             type="radio"
             name={`${id}-gender`}
-            value={SPECIFY}
-            checked={value.choice === SPECIFY}
-            onChange={() => onChange({ ...value, choice: SPECIFY })}
+            value={SPECIFY_GENDER}
+            checked={value.choice === SPECIFY_GENDER}
+            onChange={() => onChange({ ...value, choice: SPECIFY_GENDER })}
           />
           <span>Specify</span>
         </label>
       </div>
-      {value.choice === SPECIFY && (
+      {value.choice === SPECIFY_GENDER && (
         <div className="field nested-field">
           <label htmlFor={`${id}-specify`}>Specify gender</label>
           <input

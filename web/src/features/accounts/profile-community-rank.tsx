@@ -1,20 +1,9 @@
-import { type CommunityRank, communityRankSchema, type Profile } from '@hunch/contract';
+import type { CommunityRank, Profile } from '@hunch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useSearchParams } from 'react-router';
-import { apiJson, isApiError } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-
-/** GET /api/community_rank; 404 (no games yet, or nothing to rank) means "show nothing". */
-async function fetchRank(community: string, username: string): Promise<CommunityRank | null> {
-  try {
-    const path = `/api/community_rank/${encodeURIComponent(community)}?u=${encodeURIComponent(username)}`;
-    return await apiJson('GET', path, communityRankSchema);
-  } catch (err) {
-    if (isApiError(err, 404)) return null;
-    throw err;
-  }
-}
+import { fetchCommunityRank } from './account-api';
 
 function RankFacts({ rank }: { rank: CommunityRank }) {
   if (rank.games === 0) return <p className="empty">No completed games in this community yet.</p>;
@@ -55,7 +44,7 @@ export function ProfileCommunityRank({ profile }: { profile: Profile }) {
 
   const rank = useQuery({
     queryKey: queryKeys.communityRank(selected ?? '', profile.username),
-    queryFn: () => fetchRank(selected ?? '', profile.username),
+    queryFn: () => fetchCommunityRank(selected ?? '', profile.username),
     enabled: selected !== null,
   });
 

@@ -31,7 +31,7 @@ export function ProfileEdit({ profile }: { profile: Profile }) {
     mutationFn: uploadProfileImage,
     onSuccess: (updated) => {
       bumpImageVersion();
-      if (updated) queryClient.setQueryData(queryKeys.profile, updated);
+      queryClient.setQueryData(queryKeys.profile, updated);
       return queryClient.invalidateQueries({ queryKey: queryKeys.profile });
     },
   });

@@ -5,6 +5,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { userImageUrl } from '../../api/asset-urls';
 import { errorText, isApiError } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { useProfile } from '../../api/use-profile';
 import { useImageVersion } from '../../shared/image-version';
 import { Loading } from '../../shared/loading';
 import { SafeImg } from '../../shared/safe-img';
@@ -13,7 +14,6 @@ import { useWindowHeight } from '../../shared/use-window-height';
 import { fetchProfileOf, logOut } from './account-api';
 import { ProfileCommunityRank } from './profile-community-rank';
 import { ProfileEdit } from './profile-edit';
-import { useProfile } from './use-profile';
 
 function ProfileNav() {
   const queryClient = useQueryClient();

@@ -1,65 +1,20 @@
-import {
-  accountMessages,
-  type CheckField,
-  dateOfBirthSchema,
-  emailSchema,
-  FIELD_CHECK_DEBOUNCE_MS,
-  passwordSchema,
-  USERNAME_MAX,
-  usernameSchema,
-  zipcodeSchema,
-} from '@hunch/contract';
-import { isInFuture, isOldEnough } from '@hunch/rules';
+import { USERNAME_MAX } from '@hunch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import { useDebouncedValue } from '../../shared/use-debounced-value';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { register } from './account-api';
 import { AuthNav } from './auth-nav';
 import { CheckedField } from './checked-field';
-import { type GenderChoice, GenderField, genderValue } from './gender-field';
+import { GenderField } from './gender-field';
 import { ImagePicker } from './image-picker';
-import { type FieldState, type LocalCheck, useFieldCheck, useLocalFieldCheck } from './use-field-check';
+import { canSignUp, localChecks } from './registration-checks';
+import { type GenderChoice, registrationForm } from './registration-form';
+import { useConfirmState, useFieldCheck, useLocalFieldCheck } from './use-field-check';
 
 const CHECK_KEY = queryKeys.registrationCheck('', '')[0];
-
-/** A contract schema as a local check: its first issue message, or null when the value passes. */
-function schemaCheck(schema: {
-  safeParse: (v: unknown) => { success: boolean; error?: { issues: { message: string }[] } };
-}): LocalCheck {
-  return (value) => {
-    const result = schema.safeParse(value);
-    return result.success ? null : (result.error?.issues[0]?.message ?? 'Invalid value');
-  };
-}
-
-const checks: Record<CheckField | 'password', LocalCheck> = {
-  username: schemaCheck(usernameSchema),
-  email: schemaCheck(emailSchema),
-  zipcode: schemaCheck(zipcodeSchema),
-  DoB: (value) =>
-    schemaCheck(dateOfBirthSchema)(value) ??
-    (isInFuture(value, new Date()) ? accountMessages.dobInvalid : null) ??
-    (isOldEnough(value, new Date()) ? null : accountMessages.tooYoung),
-  password: schemaCheck(passwordSchema),
-};
-
-const MISMATCH = 'Password fields must match.';
-
-/**
- * The confirm field turns pink on a mismatch: at once when it can no longer become a match (it is not
- * a prefix of the password), otherwise after the usual pause, so it does not flash while typing.
- */
-function useConfirmState(password: string, confirm: string): FieldState {
-  const settled = useDebouncedValue(confirm, FIELD_CHECK_DEBOUNCE_MS);
-  if (confirm === '') return { status: 'idle', message: null };
-  if (confirm === password) return { status: password ? 'valid' : 'idle', message: null };
-  if (!password.startsWith(confirm) || settled === confirm) return { status: 'invalid', message: MISMATCH };
-  return { status: 'idle', message: null };
-}
 
 export function RegisterPage() {
   useDocumentTitle('Sign Up');
@@ -76,34 +31,16 @@ export function RegisterPage() {
   const [gender, setGender] = useState<GenderChoice>({ choice: '', specified: '' });
   const [image, setImage] = useState<File | null>(null);
 
-  const usernameState = useFieldCheck('username', username, checks.username);
-  const emailState = useFieldCheck('email', email, checks.email);
-  const zipcodeState = useFieldCheck('zipcode', zipcode, checks.zipcode);
-  const dobState = useFieldCheck('DoB', dob, checks.DoB);
-  const passwordState = useLocalFieldCheck(password, checks.password);
+  const usernameState = useFieldCheck('username', username, localChecks.username);
+  const emailState = useFieldCheck('email', email, localChecks.email);
+  const zipcodeState = useFieldCheck('zipcode', zipcode, localChecks.zipcode);
+  const dobState = useFieldCheck('DoB', dob, localChecks.DoB);
+  const passwordState = useLocalFieldCheck(password, localChecks.password);
   const confirmState = useConfirmState(password, confirm);
-
-  const passwordsOk = checks.password(password) === null && password === confirm;
-  const allConfirmed =
-    usernameState.status === 'valid' &&
-    emailState.status === 'valid' &&
-    zipcodeState.status === 'valid' &&
-    dobState.status === 'valid' &&
-    passwordsOk;
+  const allConfirmed = canSignUp([usernameState, emailState, zipcodeState, dobState], password, confirm);
 
   const signUp = useMutation({
-    mutationFn: () => {
-      const form = new FormData();
-      form.set('username', username);
-      form.set('password', password);
-      form.set('email', email);
-      form.set('zipcode', zipcode);
-      form.set('date_of_birth', dob);
-      const g = genderValue(gender);
-      if (g) form.set('gender', g);
-      if (image) form.set('profile_img', image);
-      return register(form);
-    },
+    mutationFn: () => register(registrationForm({ username, password, email, zipcode, dob, gender, image })),
     onSuccess: (profile) => {
       // The field checks still watch their queries until this page goes: removed now, they would
       // ask again and hear that the new username is taken. They go when the page does (below).

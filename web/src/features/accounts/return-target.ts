@@ -8,8 +8,3 @@ export function returnTarget(returnto: string | null): string {
   }
   return '/communities';
 }
-
-/** A /login link that brings the user back to `path` afterwards. */
-export function loginLinkFor(path: string): string {
-  return `/login?returnto=${encodeURIComponent(path)}`;
-}

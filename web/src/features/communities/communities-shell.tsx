@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router';
-import { NavItem } from '../../app/nav-link';
-import { useProfile } from '../accounts/use-profile';
+import { useProfile } from '../../api/use-profile';
+import { NavItem } from '../../shared/nav-item';
 
 /** /communities: top navigation over the search, joined list and community pages (spec §2). */
 export function CommunitiesShell() {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { communityImageUrl } from '../../api/asset-urls';
+import { communityPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
 
 interface CommunityCardProps {
@@ -14,7 +15,7 @@ interface CommunityCardProps {
 export function CommunityCard({ endpoint, name, image, children }: CommunityCardProps) {
   return (
     <li className="community-card">
-      <Link to={`/communities/${endpoint}`} className="community-card-link">
+      <Link to={communityPath(endpoint)} className="community-card-link">
         <SafeImg className="community-card-image" src={communityImageUrl(image)} alt="" loading="lazy" />
         <span className="community-card-body">
           <span className="community-card-name">{name}</span>

@@ -2,12 +2,12 @@ import { Navigate, useParams } from 'react-router';
 import { communityImageUrl } from '../../api/asset-urls';
 import { errorText, isApiError } from '../../api/client';
 import { Chip } from '../../shared/chip';
+import { GameLists } from '../../shared/game-lists';
 import { Loading } from '../../shared/loading';
 import { SafeImg } from '../../shared/safe-img';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { useCommunity } from './community-api';
 import { memberCount } from './community-text';
-import { GameLists } from './game-lists';
 import { MembershipButton } from './membership-button';
 
 /** /communities/{endpoint}: header, membership and the community's games (spec §2). */

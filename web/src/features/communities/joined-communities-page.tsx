@@ -1,8 +1,8 @@
 import { Link, Navigate } from 'react-router';
 import { errorText } from '../../api/client';
+import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
 import { useDocumentTitle } from '../../shared/use-document-title';
-import { useProfile } from '../accounts/use-profile';
 import { useJoinedCommunities } from './community-api';
 import { CommunityCard } from './community-card';
 

@@ -1,8 +1,8 @@
 import { Link, useLocation } from 'react-router';
 import { errorText } from '../../api/client';
-import { loginLinkFor } from '../accounts/return-target';
-import { useProfile } from '../accounts/use-profile';
-import { useMembership } from './community-api';
+import { useMembership } from '../../api/use-membership';
+import { useProfile } from '../../api/use-profile';
+import { loginLinkFor } from '../../shared/paths';
 import { nameInSentence } from './community-text';
 
 interface MembershipButtonProps {

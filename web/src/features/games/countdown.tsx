@@ -1,6 +1,6 @@
 import { COUNTDOWN_REFRESH_MS } from '@hunch/contract';
 import { countdownText } from '@hunch/rules';
-import { useNow } from './use-now';
+import { useNow } from '../../shared/use-now';
 
 /** 'mm:ss' to `target` when it is today and under 180 s away (spec §4), refreshed every 500 ms. */
 export function Countdown({ target }: { target: Date }) {

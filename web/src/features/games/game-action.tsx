@@ -4,10 +4,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import { loginLinkFor } from '../accounts/return-target';
-import { useMembership } from '../communities/community-api';
-import { firstUnanswered, useEnterGame } from './game-api';
-import { questionsPath, resultsPath } from './paths';
+import { useMembership } from '../../api/use-membership';
+import { loginLinkFor, questionsPath, resultsPath } from '../../shared/paths';
+import { useEnterGame } from './game-api';
+import { firstUnanswered } from './question-flow';
 
 interface GameActionProps {
   game: Game;

@@ -2,8 +2,8 @@ import type { Game } from '@hunch/contract';
 import { stateLabel } from '@hunch/rules';
 import { Link } from 'react-router';
 import { gameImageUrl } from '../../api/asset-urls';
+import { communityPath, seriesPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
-import { seriesPath } from './paths';
 
 const STATE_TEXT: Record<Game['state'], string> = {
   closed: 'Not open yet',
@@ -23,9 +23,7 @@ export function GameHeader({ game }: { game: Game }) {
         <p className="eyebrow">
           <Link to={seriesPath(game.community.endpoint, game.series.endpoint)}>{game.series.name}</Link>
           {' · '}
-          <Link to={`/communities/${encodeURIComponent(game.community.endpoint)}`}>
-            {game.community.name}
-          </Link>
+          <Link to={communityPath(game.community.endpoint)}>{game.community.name}</Link>
         </p>
         <h1 className="game-name">{game.name}</h1>
         <p className="game-facts">

@@ -1,23 +1,28 @@
 import type { Game, Participation } from '@hunch/contract';
 import { nextStateChangeAt } from '@hunch/rules';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorText, isApiError } from '../../api/client';
+import { useGame, useParticipation } from '../../api/game-queries';
 import { queryKeys } from '../../api/query-keys';
+import { useGameChannel } from '../../api/use-game-channel';
+import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
+import { gamePath, seriesPath } from '../../shared/paths';
+import { formatWhen } from '../../shared/time-text';
 import { useDocumentTitle } from '../../shared/use-document-title';
-import { useProfile } from '../accounts/use-profile';
-import { LivePanel } from '../live/live-panel';
+import { useNow } from '../../shared/use-now';
 import { GameAction } from './game-action';
-import { useGame, useParticipation } from './game-api';
 import { GameHeader } from './game-header';
 import { GameSchedule } from './game-schedule';
-import { gamePath, seriesPath } from './paths';
 import { SubcommunitySelect } from './subcommunity-select';
-import { formatWhen } from './time-text';
-import { useGameChannel } from './use-game-channel';
-import { useNow } from './use-now';
+
+/**
+ * The live game shown at the top of a live game's page (#lobby), given by the app (the live feature
+ * is not this feature's to import): the game and the subcommunity the player represents.
+ */
+export type LiveSlot = (game: Game, subcommunity: string | null) => ReactNode;
 
 /** Fetch the game anew when the clock passes its next boundary, in case a socket push is missed. */
 function useRefreshAtBoundary(game: Game | undefined): void {
@@ -76,7 +81,7 @@ function YourResult({ participation }: { participation: Participation }) {
   );
 }
 
-function GameView({ game }: { game: Game }) {
+function GameView({ game, liveSlot }: { game: Game; liveSlot: LiveSlot }) {
   const profile = useProfile() ?? null;
   const location = useLocation();
   const [params] = useSearchParams();
@@ -135,7 +140,7 @@ function GameView({ game }: { game: Game }) {
 
   return (
     <article className={live ? 'page game-page is-live' : 'page game-page'}>
-      {live && <LivePanel key={game.uuid} game={game} subcommunity={subcommunity || null} />}
+      {live && liveSlot(game, subcommunity || null)}
       <GameHeader game={game} />
       {params.get('complete') === '1' && <FinishedBanner game={game} />}
       <div className="game-columns">
@@ -162,7 +167,7 @@ function GameView({ game }: { game: Game }) {
 }
 
 /** /play/{community}/{series}/{uuid}: the game page; unknown games go to the series page (spec §2). */
-export function GamePage() {
+export function GamePage({ liveSlot }: { liveSlot: LiveSlot }) {
   const { community = '', series = '', uuid = '' } = useParams();
   const navigate = useNavigate();
   const { search, hash } = useLocation();
@@ -187,5 +192,5 @@ export function GamePage() {
   if (canonical !== gamePath({ uuid, community: { endpoint: community }, series: { endpoint: series } })) {
     return <Navigate to={`${canonical}${search}${hash}`} replace />;
   }
-  return <GameView game={game.data} />;
+  return <GameView game={game.data} liveSlot={liveSlot} />;
 }

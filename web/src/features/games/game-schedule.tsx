@@ -1,7 +1,7 @@
 import type { Game } from '@hunch/contract';
 import { nextStateChangeAt } from '@hunch/rules';
+import { formatWhen, scheduleRows, viewerTimeZone } from '../../shared/time-text';
 import { Countdown } from './countdown';
-import { formatWhen, scheduleRows, viewerTimeZone } from './time-text';
 
 /** The Schedule section: open, standby and complete in the viewer's time zone, with the countdown. */
 export function GameSchedule({ game, now }: { game: Game; now: Date }) {

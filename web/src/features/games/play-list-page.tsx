@@ -3,10 +3,10 @@ import { compareInList } from '@hunch/rules';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { errorText } from '../../api/client';
+import { GameCard } from '../../shared/game-card';
 import { Loading } from '../../shared/loading';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { usePlayGames } from './game-api';
-import { GameCard } from './game-card';
 
 interface ListSpec {
   title: string;

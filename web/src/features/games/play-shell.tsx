@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router';
-import { NavItem } from '../../app/nav-link';
+import { NavItem } from '../../shared/nav-item';
 
 /** /play: top navigation over the game lists, series, game and results pages (spec §2). */
 export function PlayShell() {

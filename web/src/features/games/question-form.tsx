@@ -1,11 +1,13 @@
-import type { Game, Participation, QuestionItem, SavedAnswer } from '@hunch/contract';
+import type { Game, LiveAnswer, Participation, QuestionItem } from '@hunch/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
 import { questionImageUrl } from '../../api/asset-urls';
 import { queryKeys } from '../../api/query-keys';
 import { SafeImg } from '../../shared/safe-img';
-import { type AnswerInput, submitAnswer } from './game-api';
+import { SliderInput } from '../../shared/slider-input';
+import { submitAnswer } from './game-api';
+import { draftFor, draftStatus, withStoredAnswer } from './question-flow';
 
 interface QuestionFormProps {
   game: Game;
@@ -17,24 +19,6 @@ interface QuestionFormProps {
   /** Rendered beside the submit button (previous / next links). */
   navigation: ReactNode;
   headingId: string;
-}
-
-/** A slider's starting point when nothing is saved: the middle of its range, on a step. */
-export function middleOf(min: number, max: number, step: number): number {
-  const steps = Math.round((max - min) / 2 / step);
-  return Number((min + steps * step).toFixed(6));
-}
-
-function draftFor(question: QuestionItem, saved: SavedAnswer | undefined): AnswerInput {
-  const slider = question.question.slider;
-  if (question.type === 'predict' && slider) {
-    return {
-      question_i: question.i,
-      choice_i: null,
-      number_answer: saved?.number_answer ?? middleOf(slider.min, slider.max, slider.step),
-    };
-  }
-  return { question_i: question.i, choice_i: saved?.choice_i ?? null, number_answer: null };
 }
 
 function ChoiceInput({
@@ -75,71 +59,22 @@ function ChoiceInput({
   );
 }
 
-/** A slider question's input: the value with its unit, the range and its ends (reused by live games). */
-export function SliderInput({
-  question,
-  value,
-  onChange,
-  headingId,
-}: {
-  question: Pick<QuestionItem, 'i' | 'question'>;
-  value: number;
-  onChange: (n: number) => void;
-  headingId: string;
-}) {
-  const slider = question.question.slider!;
-  const unit = slider.unit ? ` ${slider.unit}` : '';
-  return (
-    <div className="slider-field">
-      <output className="slider-value" htmlFor={`slider-${question.i}`} aria-live="polite">
-        {value.toLocaleString('en-US')}
-        <span className="slider-unit">{unit}</span>
-      </output>
-      <input
-        id={`slider-${question.i}`}
-        type="range"
-        min={slider.min}
-        max={slider.max}
-        step={slider.step}
-        value={value}
-        aria-labelledby={headingId}
-        aria-valuetext={`${value}${unit}`}
-        onChange={(e) => onChange(Number(e.target.value))}
-      />
-      <div className="slider-scale" aria-hidden="true">
-        <span>
-          {slider.min.toLocaleString('en-US')}
-          {unit}
-        </span>
-        <span>
-          {slider.max.toLocaleString('en-US')}
-          {unit}
-        </span>
-      </div>
-    </div>
-  );
-}
-
 /** One question of the flow: its input, and a submit that is enabled only for a changed answer. */
 export function QuestionForm(props: QuestionFormProps) {
   const { game, participation, question, isLast, onSaved, navigation, headingId } = props;
   const queryClient = useQueryClient();
   const saved = participation.answers[String(question.i)];
-  const [draft, setDraft] = useState<AnswerInput>(() => draftFor(question, saved));
+  const [draft, setDraft] = useState<LiveAnswer>(() => draftFor(question, saved));
   const [submitting, setSubmitting] = useState(false);
   // Set by the player's own edits (a slider starts mid-range, which is no answer to protect).
   const [touched, setTouched] = useState(false);
   const saving = useRef(false);
-  const edit = (next: AnswerInput) => {
+  const edit = (next: LiveAnswer) => {
     setTouched(true);
     setDraft(next);
   };
 
-  const isPredict = question.type === 'predict' && question.question.slider !== null;
-  const answered = isPredict ? draft.number_answer !== null : draft.choice_i !== null;
-  const changed = isPredict
-    ? draft.number_answer !== (saved?.number_answer ?? null)
-    : draft.choice_i !== (saved?.choice_i ?? null);
+  const { isPredict, answered, changed } = draftStatus(question, draft, saved);
 
   // Spec §2: leaving the flow asks first. The browser's own prompt covers reloads and closing the
   // tab; this covers links inside the app while an edited answer is not submitted yet.
@@ -163,10 +98,8 @@ export function QuestionForm(props: QuestionFormProps) {
       saving.current = false;
       return; // Spec §8: a refused answer silently does nothing.
     }
-    const choice =
-      stored.choice_i === null ? null : (question.question.choices[stored.choice_i]?.text ?? null);
     queryClient.setQueryData<Participation | null>(queryKeys.participation(game.uuid), (p) =>
-      p ? { ...p, answers: { ...p.answers, [String(question.i)]: { ...stored, choice } } } : p,
+      p ? withStoredAnswer(p, question, stored) : p,
     );
     onSaved();
   };

@@ -1,18 +1,14 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorText, isApiError } from '../../api/client';
+import { useGame, useParticipation } from '../../api/game-queries';
+import { useGameChannel } from '../../api/use-game-channel';
 import { Loading } from '../../shared/loading';
+import { gamePath, questionsPath, seriesPath } from '../../shared/paths';
+import { QUESTION_KIND_TEXT } from '../../shared/question-text';
 import { useDocumentTitle } from '../../shared/use-document-title';
-import { useGame, useParticipation } from './game-api';
-import { gamePath, questionsPath, seriesPath } from './paths';
+import { answeredCount, correctedQuestionNumber, orderedQuestions } from './question-flow';
 import { QuestionForm } from './question-form';
-import { useGameChannel } from './use-game-channel';
-
-const KIND_TEXT = {
-  vote: 'Vote for your favourite',
-  guess: 'Guess the most popular answer',
-  predict: 'Predict the number',
-} as const;
 
 /** Spec §2: the browser asks for confirmation before leaving the question flow. */
 function useLeaveConfirmation(): void {
@@ -79,19 +75,16 @@ export function QuestionsPage() {
   if (!entry || g.state !== 'open' || g.synchronous || participation.isError) {
     return <Navigate to={gamePath(g)} replace />;
   }
-  const questions = [...entry.entry.questions].sort((a, b) => a.i - b.i);
+  const questions = orderedQuestions(entry);
   if (questions.length === 0) return <Navigate to={gamePath(g)} replace />;
-  if (!Number.isInteger(q) || q < 1 || q > questions.length) {
-    return (
-      <Navigate to={questionsPath(g, Math.min(Math.max(1, Math.trunc(q) || 1), questions.length))} replace />
-    );
-  }
+  const corrected = correctedQuestionNumber(q, questions.length);
+  if (corrected !== null) return <Navigate to={questionsPath(g, corrected)} replace />;
 
   const question = questions[q - 1]!;
   const total = questions.length;
   const isLast = q === total;
   const saved = entry.answers[String(question.i)];
-  const answeredCount = questions.filter((x) => entry.answers[String(x.i)]).length;
+  const answered = answeredCount(entry);
   const headingId = `question-${question.i}-text`;
   const next = () => navigate(isLast ? `${gamePath(g)}?complete=1` : questionsPath(g, q + 1));
 
@@ -112,7 +105,7 @@ export function QuestionsPage() {
           </p>
         </div>
         <p className="question-answered">
-          {answeredCount}/{total} answered
+          {answered}/{total} answered
         </p>
         <div
           className="question-progress"
@@ -127,7 +120,7 @@ export function QuestionsPage() {
         </div>
       </header>
       <article className="question-card card" key={question.i}>
-        <p className="eyebrow">{KIND_TEXT[question.type]}</p>
+        <p className="eyebrow">{QUESTION_KIND_TEXT[question.type]}</p>
         <h1 id={headingId} ref={headingRef} tabIndex={-1} className="question-text">
           {question.question.text}
         </h1>
@@ -152,7 +145,7 @@ export function QuestionsPage() {
                   Next <span aria-hidden="true">→</span>
                 </Link>
               )}
-              {saved && isLast && answeredCount === total && (
+              {saved && isLast && answered === total && (
                 <Link className="button button-secondary" to={`${gamePath(g)}?complete=1`}>
                   Done
                 </Link>

@@ -1,10 +1,11 @@
 import { Link, Navigate, useParams } from 'react-router';
 import { gameImageUrl } from '../../api/asset-urls';
 import { errorText, isApiError } from '../../api/client';
+import { type GameListSpec, GameLists } from '../../shared/game-lists';
 import { Loading } from '../../shared/loading';
+import { communityPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
 import { useDocumentTitle } from '../../shared/use-document-title';
-import { type GameListSpec, GameLists } from '../communities/game-lists';
 import { useSeries } from './game-api';
 
 const SERIES_LISTS: GameListSpec[] = [
@@ -41,7 +42,7 @@ export function SeriesPage() {
           <p className="eyebrow">Series</p>
           <h1 className="community-name">{s.name}</h1>
           <p className="community-endpoint">
-            by <Link to={`/communities/${encodeURIComponent(s.community.endpoint)}`}>{s.community.name}</Link>
+            by <Link to={communityPath(s.community.endpoint)}>{s.community.name}</Link>
           </p>
           {s.description && <p className="community-description">{s.description}</p>}
           <p className="note">{s.games.length === 1 ? '1 game' : `${s.games.length} games`} in this series</p>

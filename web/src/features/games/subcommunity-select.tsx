@@ -1,5 +1,6 @@
 import type { Game } from '@hunch/contract';
 import { Link } from 'react-router';
+import { communityPath } from '../../shared/paths';
 
 interface SubcommunitySelectProps {
   game: Game;
@@ -25,7 +26,7 @@ export function SubcommunitySelect({ game, joined, value, locked, onChange }: Su
           <li key={endpoint}>
             <Link
               className={joined.has(endpoint) ? 'chip chip-link is-joined' : 'chip chip-link'}
-              to={`/communities/${encodeURIComponent(endpoint)}`}
+              to={communityPath(endpoint)}
             >
               {joined.has(endpoint) && (
                 <span className="chip-check" aria-hidden="true">

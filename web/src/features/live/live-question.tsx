@@ -1,15 +1,10 @@
 import type { LiveAnswer, LiveQuestionEvent } from '@hunch/contract';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { questionImageUrl } from '../../api/asset-urls';
+import { numberText, QUESTION_KIND_TEXT } from '../../shared/question-text';
 import { SafeImg } from '../../shared/safe-img';
-import { middleOf, SliderInput } from '../games/question-form';
+import { middleOf, SliderInput } from '../../shared/slider-input';
 import { QuestionTimer } from './live-timer';
-
-export const KIND_TEXT = {
-  vote: 'Vote for your favourite',
-  guess: 'Guess the most popular answer',
-  predict: 'Predict the number',
-} as const;
 
 const KEYS = 'ABCDEFGHIJKL';
 
@@ -20,8 +15,7 @@ export function answerText(question: LiveQuestionEvent, answer: LiveAnswer): str
       question.question.choices.find((c) => c.i === answer.choice_i)?.text ?? `Choice ${answer.choice_i + 1}`
     );
   }
-  const unit = question.question.slider?.unit;
-  return `${(answer.number_answer ?? 0).toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
+  return numberText(answer.number_answer ?? 0, question.question.slider?.unit);
 }
 
 interface LiveQuestionProps {
@@ -180,7 +174,7 @@ export function LiveQuestion(props: LiveQuestionProps) {
     <div className="live-screen live-question">
       <div className="live-question-head">
         <p className="eyebrow">
-          {label} · {KIND_TEXT[question.type]}
+          {label} · {QUESTION_KIND_TEXT[question.type]}
         </p>
         <QuestionTimer
           deadline={deadline}

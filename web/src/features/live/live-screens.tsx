@@ -3,11 +3,11 @@ import { countdownText, LIVE_COUNTDOWN_MS } from '@hunch/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
+import { useParticipation } from '../../api/game-queries';
 import { queryKeys } from '../../api/query-keys';
-import { useParticipation } from '../games/game-api';
-import { resultsPath } from '../games/paths';
-import { formatWhen } from '../games/time-text';
-import { useNow } from '../games/use-now';
+import { resultsPath } from '../../shared/paths';
+import { formatWhen } from '../../shared/time-text';
+import { useNow } from '../../shared/use-now';
 import { answerText } from './live-question';
 
 /** How often the game is fetched anew while its results are pending, in case a push is missed. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useNow } from '../games/use-now';
+import { useNow } from '../../shared/use-now';
 
 /** Seconds left at which the time is announced, besides the start. */
 const ANNOUNCE_AT_S = [10, 5] as const;

@@ -1,8 +1,9 @@
 import { Link } from 'react-router';
 import { communityImageUrl } from '../../api/asset-urls';
+import { useParticipation } from '../../api/game-queries';
+import { useProfile } from '../../api/use-profile';
+import { communityPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
-import { useProfile } from '../accounts/use-profile';
-import { useParticipation } from '../games/game-api';
 import { formatAverage, rankClass } from './rank-style';
 import { BoardEnd, useRankedBoard } from './ranked-board';
 import { useCommunityLeaderboard } from './results-api';
@@ -62,7 +63,7 @@ export function CommunityLeaderboard() {
                           loading="lazy"
                         />
                         <span className="lb-name">
-                          <Link className="lb-username" to={`/communities/${encodeURIComponent(key)}`}>
+                          <Link className="lb-username" to={communityPath(key)}>
                             {row.name}
                           </Link>
                           {isMine && <span className="mini-badge mini-badge-you">Your team</span>}

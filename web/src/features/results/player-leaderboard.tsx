@@ -2,12 +2,14 @@ import type { PlayerRow } from '@hunch/contract';
 import { headToHeadText } from '@hunch/rules';
 import { Link } from 'react-router';
 import { userImageUrl } from '../../api/asset-urls';
+import { useParticipation } from '../../api/game-queries';
+import { useProfile } from '../../api/use-profile';
+import { profilePath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
-import { useProfile } from '../accounts/use-profile';
-import { useParticipation } from '../games/game-api';
+import type { Ranked } from './leaderboard-pages';
 import { formatPercentile, formatScore, rankClass } from './rank-style';
 import { BoardEnd, useRankedBoard } from './ranked-board';
-import { type Ranked, usePlayerLeaderboard } from './results-api';
+import { usePlayerLeaderboard } from './results-api';
 import { hasSubcommunities, useResultsGame } from './results-shell';
 
 interface RowProps {
@@ -32,7 +34,7 @@ function PlayerRowView({ item: { key: username, row }, isViewer, teamName }: Row
               {row.pvt ? (
                 <span className="lb-username">{username}</span>
               ) : (
-                <Link className="lb-username" to={`/profile?u=${encodeURIComponent(username)}`}>
+                <Link className="lb-username" to={profilePath(username)}>
                   {username}
                 </Link>
               )}

@@ -2,9 +2,10 @@ import type { Game, QuestionItem, QuestionStats, SavedAnswer } from '@hunch/cont
 import { type ReactNode, useId } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
+import { useParticipation } from '../../api/game-queries';
+import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
-import { useProfile } from '../accounts/use-profile';
-import { useParticipation } from '../games/game-api';
+import { numberText } from '../../shared/question-text';
 import { ChoiceChart, HistogramChart } from './breakdown-charts';
 import { type StatsFilter, useQuestionStats } from './results-api';
 import { hasSubcommunities, useResultsGame } from './results-shell';
@@ -91,8 +92,7 @@ function yourAnswerText(question: QuestionItem, saved: SavedAnswer | undefined):
   if (!saved) return null;
   if (question.type === 'predict') {
     if (saved.number_answer === null) return null;
-    const unit = question.question.slider?.unit;
-    return `${saved.number_answer.toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
+    return numberText(saved.number_answer, question.question.slider?.unit);
   }
   return saved.choice ?? null;
 }

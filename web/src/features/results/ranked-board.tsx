@@ -2,7 +2,7 @@ import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query
 import type { ReactElement, ReactNode } from 'react';
 import { errorText } from '../../api/client';
 import { Loading } from '../../shared/loading';
-import { type Ranked, rankedRows } from './results-api';
+import { type Ranked, rankedRows } from './leaderboard-pages';
 import { useInfiniteScroll } from './use-infinite-scroll';
 
 type Board<T> = UseInfiniteQueryResult<InfiniteData<Record<string, T>>, Error>;

@@ -2,13 +2,13 @@ import type { Game } from '@hunch/contract';
 import { Link, Navigate, Outlet, useNavigate, useOutletContext, useParams } from 'react-router';
 import { gameImageUrl } from '../../api/asset-urls';
 import { errorText, isApiError } from '../../api/client';
-import { NavItem } from '../../app/nav-link';
+import { useGame } from '../../api/game-queries';
+import { useGameChannel } from '../../api/use-game-channel';
 import { Loading } from '../../shared/loading';
+import { NavItem } from '../../shared/nav-item';
+import { gamePath, resultsPath, seriesPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
 import { useDocumentTitle } from '../../shared/use-document-title';
-import { useGame } from '../games/game-api';
-import { gamePath, resultsPath, seriesPath } from '../games/paths';
-import { useGameChannel } from '../games/use-game-channel';
 
 /** The game whose results are shown, for the results sub-pages. */
 export function useResultsGame(): Game {

@@ -1,4 +1,12 @@
 import type { Socket as TcpSocket } from 'node:net';
+import {
+  type Ack,
+  type DataListener,
+  hasIncomingHooks,
+  internalsOf,
+  type TransportSocket,
+  wsDataListener,
+} from './socket-internals';
 
 // An answer burst brings 10,000 small packets a second, and each climbed ws's Receiver (a Writable
 // stream with its callbacks), ws's and engine.io's events, engine.io's packet decoding, socket.io's
@@ -7,66 +15,32 @@ import type { Socket as TcpSocket } from 'node:net';
 // one event (the live answer) is read straight from the TCP stream's data: a complete, masked,
 // final text frame that holds exactly `42<nsp>,<id>["answer",<payload>]` is handed to the handler
 // with socket.io's own acknowledgement. Everything else (other events and namespaces, control
-// frames, partial or large frames, anything while ws, engine.io or socket.io hold state of their own)
-// goes to ws exactly as it arrived, so socket.io decides about it as before. See decision 011.
+// frames, partial or large frames, anything while ws, engine.io or socket.io hold state of their
+// own, or while the socket has `socket.use` middleware or `onAny` listeners, which a direct read
+// would skip) goes to ws exactly as it arrived, so socket.io decides about it as before. See
+// decision 011.
 
 /** Frames larger than this go the ordinary way (an answer packet is ~120 bytes). */
 const MAX_DIRECT_PAYLOAD = 1_024;
 const unmasked = Buffer.allocUnsafe(MAX_DIRECT_PAYLOAD);
 
-type Ack = (...args: unknown[]) => void;
-type DataListener = ((this: TcpSocket, chunk: Buffer) => void) & { listener?: unknown };
-
-/** The parts of a socket.io server socket this reads; engine.io, ws and socket.io keep them private. */
-export interface DirectReceivable {
-  nsp: { name: string };
-  connected: boolean;
-  conn: { readyState: string; transport: { name: string } };
-}
-
-interface Internals {
-  conn: {
-    transport: { socket?: WsInternals };
-    // engine.io's heartbeat state (socket.js onPacket).
-    protocol?: number;
-    pingTimeoutTimer?: { refresh(): void } | null;
-    hasRefreshedPingTimeout?: boolean;
-  };
-  client?: { decoder?: { reconstructor?: unknown } };
-  ack?: (id: number) => Ack;
-}
-
-interface WsInternals {
-  readyState?: number;
-  _socket?: TcpSocket;
-  _receiver?: {
-    _state?: number;
-    _bufferedBytes?: number;
-    _fragmented?: number;
-    _errored?: boolean;
-    writableLength?: number;
-  };
-}
-
 /**
  * Reads `event` packets of this socket straight off its websocket (see above) and calls `listener`
  * with the payload and the acknowledgement, as socket.io would. False (nothing changed) when the
- * socket is not on the websocket transport or a private part it relies on is missing.
+ * socket is not on the websocket transport, is on TLS, or ws's reader of its stream is not found.
  */
 export function receiveEventDirectly(
-  socket: DirectReceivable,
+  socket: TransportSocket,
   event: string,
   listener: (payload: unknown, ack: Ack) => void,
 ): boolean {
-  const internals = socket as unknown as Internals;
+  const internals = internalsOf(socket);
   const ws = internals.conn.transport.socket;
   const tcp = ws?._socket;
-  if (socket.conn.transport.name !== 'websocket' || !tcp || typeof internals.ack !== 'function') return false;
-  // ws's own listener (named socketOnData): it writes a chunk to ws's Receiver.
-  const viaWs = tcp.listeners('data').find((f) => f.name === 'socketOnData') as DataListener | undefined;
+  // A TLS stream's data is decrypted already, but the direct path stays off TLS altogether.
+  if (socket.conn.transport.name !== 'websocket' || !ws || !tcp || tcp.encrypted) return false;
+  const viaWs = wsDataListener(tcp);
   if (!viaWs) return false;
-  // Without socket.io's decoder to look at, a binary packet in progress could not be seen.
-  if (!internals.client?.decoder) return false;
   const prefix = `42${socket.nsp.name},`;
   const head = `[${JSON.stringify(event)},`;
   /**
@@ -91,13 +65,14 @@ export function receiveEventDirectly(
       ws.readyState === 1 &&
       socket.connected &&
       socket.conn.readyState === 'open' &&
-      r !== undefined &&
+      r !== null &&
       r._state === 0 &&
       r._bufferedBytes === 0 &&
       r._fragmented === 0 &&
       r._errored === false &&
       r.writableLength === 0 &&
-      !internals.client?.decoder?.reconstructor
+      !internals.client.decoder.reconstructor &&
+      !hasIncomingHooks(internals)
     );
   };
 
@@ -139,7 +114,7 @@ export function receiveEventDirectly(
       conn.pingTimeoutTimer.refresh();
       conn.hasRefreshedPingTimeout = true;
     }
-    listener(data[1], internals.ack!(id));
+    listener(data[1], internals.ack(id));
     return true;
   };
 

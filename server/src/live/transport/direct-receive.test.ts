@@ -3,11 +3,11 @@ import { connect, type Socket } from 'node:net';
 import { liveAnswerAckSchema } from '@hunch/contract';
 import { LIVE_COUNTDOWN_MS } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeGame } from '../test/factories';
-import { registerOverHttp } from '../test/http-session';
-import { startLiveTestServer } from '../test/live-test-server';
-import { dbKinds } from '../test/test-db';
-import { until } from '../test/until';
+import { makeGame } from '../../test/factories';
+import { registerOverHttp } from '../../test/http-session';
+import { startLiveTestServer } from '../../test/live-test-server';
+import { dbKinds } from '../../test/test-db';
+import { until } from '../../test/until';
 import { directFrameEnd } from './direct-receive';
 
 // Answers read straight off the websocket (direct-receive.ts): whatever the bytes, a player gets
@@ -243,6 +243,42 @@ describe.each(dbKinds)('answers read off the websocket on %s', (kind) => {
     expect(refreshed).toBe(1);
     expect(conn.hasRefreshedPingTimeout).toBe(true);
     conn.pingTimeoutTimer = null;
+    p.close();
+  });
+
+  it('serves live sockets no middleware or catch-all listener, which direct reads and writes would skip', async () => {
+    const { p, serverSocket } = await inGame();
+    expect(server.realtime.live.transport.path).toBe('direct');
+    // socket.io keeps `socket.use` middleware in `fns`; adding any to the live namespace fails here.
+    expect((serverSocket as unknown as { fns: unknown[] }).fns).toEqual([]);
+    expect(serverSocket.listenersAny()).toEqual([]);
+    expect(serverSocket.listenersAnyOutgoing()).toEqual([]);
+    p.close();
+  });
+
+  it('leaves answers to socket.io while a socket has middleware or catch-all listeners', async () => {
+    const { p, nsp, ackOf, serverSocket } = await inGame();
+    const before = paths();
+    const seen: string[] = [];
+    const onAny = (event: string) => seen.push(`any:${event}`);
+    serverSocket.onAny(onAny);
+    p.send(plainAnswer(nsp, 1, 0));
+    await until(() => ackOf(1) !== undefined);
+    serverSocket.offAny(onAny);
+    // Without the listener, straight off the stream again.
+    p.send(plainAnswer(nsp, 2, 0));
+    await until(() => ackOf(2) !== undefined);
+    serverSocket.use(([event], next) => {
+      seen.push(`use:${event}`);
+      next();
+    });
+    p.send(plainAnswer(nsp, 3, 0));
+    await until(() => ackOf(3) !== undefined);
+    expect(seen).toEqual(['any:answer', 'use:answer']);
+    for (const id of [1, 2, 3])
+      expect(ackOf(id)).toEqual({ ok: true, answer: { question_i: 0, choice_i: 0, number_answer: null } });
+    expect(paths().ordinary - before.ordinary).toBe(2);
+    expect(paths().direct - before.direct).toBe(1);
     p.close();
   });
 

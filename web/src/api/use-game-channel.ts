@@ -8,8 +8,8 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
-import { queryKeys } from '../../api/query-keys';
-import { socketOptions } from '../../api/socket-options';
+import { queryKeys } from './query-keys';
+import { socketOptions } from './socket-options';
 
 type DataSocket = Socket<DataServerToClient, DataClientToServer>;
 

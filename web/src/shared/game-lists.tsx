@@ -1,6 +1,6 @@
 import type { Game, GameStatus } from '@hunch/contract';
 import { compareInList } from '@hunch/rules';
-import { GameCard } from '../games/game-card';
+import { GameCard } from './game-card';
 
 export interface GameListSpec {
   status: GameStatus;

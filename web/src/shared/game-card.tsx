@@ -1,9 +1,9 @@
 import type { Game } from '@hunch/contract';
 import { stateLabel } from '@hunch/rules';
 import { Link } from 'react-router';
-import { gameImageUrl } from '../../api/asset-urls';
-import { SafeImg } from '../../shared/safe-img';
+import { gameImageUrl } from '../api/asset-urls';
 import { gamePath } from './paths';
+import { SafeImg } from './safe-img';
 import { formatWhen, scheduleLine } from './time-text';
 
 interface GameCardProps {

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import { connect, createServer, type Socket } from 'node:net';
 import { Encoder, PacketType } from 'socket.io-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import * as ws from 'ws';
 import { encodeAckFrame, encodeEventFrame, hasBinary, writeFrame } from './direct-frames';
 
 // writeFrame on real TCP sockets: one write(2) when the stream is idle, and the stream's own queue,
@@ -72,8 +72,13 @@ describe('writeFrame', () => {
   });
 });
 
+// The ws that engine.io loads (whose frames players get when socket.io writes), resolved the way
+// socket.io finds engine.io and engine.io finds ws: another copy in node_modules could differ.
+const requireFrom = (from: string, name: string) => createRequire(from).resolve(name);
+const engineIoPath = requireFrom(requireFrom(import.meta.url, 'socket.io'), 'engine.io');
+const fromEngineIo = createRequire(engineIoPath);
 // ws's frame builder, as socket.io's adapter uses it (@types/ws leaves it out).
-const { Sender } = ws as unknown as {
+const { Sender } = fromEngineIo('ws') as {
   Sender: { frame(data: Buffer, options: Record<string, unknown>): Buffer[] };
 };
 

@@ -7,25 +7,10 @@ import { Encoder, type Packet, PacketType } from 'socket.io-parser';
 // which doubled the fan-out against a bare `ws` server. So a broadcast is encoded once, by
 // socket.io's own parser, into one complete WebSocket frame, and that frame is written straight to
 // each socket's TCP stream: what engine.io would write, without the per-socket bookkeeping. Only
-// when engine.io has nothing of its own in flight for the socket; otherwise the event goes the
-// normal way, behind what is queued. See docs/decisions/011.
+// when engine.io has nothing of its own in flight for the socket (socket-internals.ts decides);
+// otherwise the event goes the normal way, behind what is queued. See docs/decisions/011.
 
 const encoder = new Encoder();
-
-/** The parts of a socket.io server socket the direct write looks at. */
-export interface DirectWritable {
-  nsp: { name: string };
-  conn: {
-    readyState: string;
-    transport: { name: string; writable: boolean };
-  };
-}
-
-/** engine.io and ws keep these private; they are read defensively (absent: no direct write). */
-interface EngineInternals {
-  writeBuffer?: unknown[];
-  transport: { socket?: { readyState?: number; _socket?: TcpSocket } };
-}
 
 /**
  * Text as one complete, final, unmasked WebSocket text frame, in one buffer: the bytes ws's
@@ -68,7 +53,7 @@ export function encodeEventFrame(nsp: string, event: string, args: readonly unkn
 }
 
 /** Node's private state of a stream's writable side (`writable` and `writableLength` read it). */
-interface WritableState {
+export interface WritableState {
   length: number;
   ending: boolean;
   ended: boolean;
@@ -77,33 +62,19 @@ interface WritableState {
 }
 
 /** libuv's handle of a TCP stream (Node keeps it private). */
-interface TcpHandle {
+export interface TcpHandle {
   fd?: number;
 }
 
-/** A TCP stream with the private parts a direct write reads. */
-type DirectTcp = TcpSocket & { _handle?: TcpHandle | null; _writableState?: WritableState };
-
 /**
- * The TCP stream to write a frame to directly, or null when engine.io must carry it: not (yet) on
- * the websocket transport, closing, or a write of engine.io's still in flight or queued.
+ * A TCP stream with the private parts a direct write reads. `encrypted` (public) marks a TLS stream,
+ * whose handle has a descriptor too: a write(2) on it would put plaintext into the TLS stream.
  */
-export function directStream(socket: DirectWritable): TcpSocket | null {
-  const conn = socket.conn;
-  const transport = conn.transport;
-  if (conn.readyState !== 'open' || transport.name !== 'websocket' || !transport.writable) return null;
-  const internals = conn as unknown as EngineInternals;
-  if (!Array.isArray(internals.writeBuffer) || internals.writeBuffer.length > 0) return null;
-  const ws = internals.transport.socket;
-  // 1: ws's OPEN.
-  if (ws?.readyState !== 1) return null;
-  const tcp = ws._socket as DirectTcp | undefined;
-  // The stream's `writable` and `destroyed`, read from its state at once: a broadcast asks this of
-  // every socket, and the two getters showed in its profile.
-  const state = tcp?._writableState;
-  if (!tcp || !state) return tcp?.writable && !tcp.destroyed ? tcp : null;
-  return state.ending || state.ended || state.destroyed || state.errored ? null : tcp;
-}
+export type DirectTcp = TcpSocket & {
+  _handle?: TcpHandle | null;
+  _writableState?: WritableState;
+  encrypted?: boolean;
+};
 
 /** Where a handle's descriptor is kept once read (see descriptorOf). */
 const descriptor = Symbol('fd');
@@ -187,31 +158,4 @@ export function hasBinary(value: unknown): boolean {
  */
 export function encodeAckFrame(nsp: string, id: number, args: readonly unknown[]): Buffer {
   return textFrame(`43${nsp === '/' ? '' : `${nsp},`}${id}${JSON.stringify(args)}`);
-}
-
-/** socket.io keeps a socket's acknowledgement maker private: `ack(id)` gives the once-only callback. */
-interface AckMaker {
-  ack(id: number): (...args: unknown[]) => void;
-}
-
-/**
- * Acknowledgements to this socket's events go out as frames written directly too, when engine.io
- * has nothing in flight for it (the same test as broadcasts, so order is kept); otherwise through
- * socket.io's own. An answer burst acknowledges thousands a second, and socket.io's path cost
- * about as much per acknowledgement as the kernel's write itself (live benchmark, decision 011).
- */
-export function acknowledgeDirectly(socket: DirectWritable): void {
-  const maker = socket as unknown as AckMaker;
-  if (typeof maker.ack !== 'function') return;
-  const viaSocketIo = maker.ack.bind(socket);
-  maker.ack = (id) => {
-    let sent = false;
-    return (...args) => {
-      if (sent) return;
-      sent = true;
-      const tcp = directStream(socket);
-      if (tcp && !hasBinary(args)) writeFrame(tcp, encodeAckFrame(socket.nsp.name, id, args));
-      else viaSocketIo(id)(...args);
-    };
-  };
 }

@@ -13,7 +13,7 @@ export function viewerTimeZone(): string {
 }
 
 /** The one schedule moment that matters for where the game stands, for cards and lists. */
-export function scheduleLine(game: Game): { text: string; at: string } {
+export function scheduleLine(game: Game, now = Date.now()): { text: string; at: string } {
   const { open, standby, complete } = game.schedule;
   switch (game.state) {
     case 'closed':
@@ -23,7 +23,7 @@ export function scheduleLine(game: Game): { text: string; at: string } {
     case 'standby':
     case 'results':
       // Scoring may still run after schedule.complete; then the game has ended, results pending.
-      return { text: Date.parse(complete) > Date.now() ? 'Results' : 'Ended', at: complete };
+      return { text: Date.parse(complete) > now ? 'Results' : 'Ended', at: complete };
     case 'complete':
       return { text: 'Ended', at: complete };
   }

@@ -1,12 +1,12 @@
-import { type Profile, profileSchema } from '@hunch/contract';
+import { httpRoutes, type Profile } from '@hunch/contract';
 import { useQuery } from '@tanstack/react-query';
-import { send } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
+import { readSuccess, sendApi } from './client';
+import { queryKeys } from './query-keys';
 
-/** GET /api/profile: any non-200 answer means "not logged in" (spec §7), so it becomes null. */
+/** GET profile: any non-200 answer means "not logged in" (spec §7), so it becomes null. */
 async function fetchOwnProfile(): Promise<Profile | null> {
-  const res = await send('GET', '/api/profile');
-  return res.ok ? profileSchema.parse(await res.json()) : null;
+  const res = await sendApi(httpRoutes.profile);
+  return res.ok ? readSuccess(httpRoutes.profile, res) : null;
 }
 
 /**

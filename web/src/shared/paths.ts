@@ -1,5 +1,18 @@
-/** URLs of the play area (spec §2), built in one place so every link agrees. */
+/** Addresses of the app's screens (spec §2), built in one place so every link agrees. */
 const seg = encodeURIComponent;
+
+export function communityPath(endpoint: string): string {
+  return `/communities/${seg(endpoint)}`;
+}
+
+export function profilePath(username: string): string {
+  return `/profile?u=${seg(username)}`;
+}
+
+/** A /login link that brings the user back to `path` afterwards. */
+export function loginLinkFor(path: string): string {
+  return `/login?returnto=${seg(path)}`;
+}
 
 export function seriesPath(community: string, series: string): string {
   return `/play/${seg(community)}/${seg(series)}`;

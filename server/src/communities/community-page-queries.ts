@@ -1,0 +1,39 @@
+import type { Queryable } from '../platform/db/database';
+
+/** The category groups of the search page, each with its categories' names. */
+export async function categoryGroups(
+  db: Queryable,
+): Promise<{ name: string | null; categories: string[] }[]> {
+  const { rows } = await db.query<{ name: string | null; categories: string[] }>(
+    `SELECT g.name, array_agg(cat.name ORDER BY cat.name) AS categories
+       FROM category_groups g JOIN categories cat ON cat.group_id = g.id
+      GROUP BY g.id, g.name, g.position ORDER BY g.position, g.id`,
+  );
+  return rows;
+}
+
+/** A community's series, by name. */
+export async function communitySeries(
+  db: Queryable,
+  communityId: number,
+): Promise<{ endpoint: string; name: string; image: string }[]> {
+  const { rows } = await db.query<{ endpoint: string; name: string; image: string }>(
+    'SELECT endpoint, name, image FROM series WHERE community_id = $1 ORDER BY name',
+    [communityId],
+  );
+  return rows;
+}
+
+/** endpoint -> name of the communities whose members play this community's games as teams. */
+export async function communitySubcommunities(
+  db: Queryable,
+  communityId: number,
+): Promise<Record<string, string>> {
+  const { rows } = await db.query<{ endpoint: string; name: string }>(
+    `SELECT DISTINCT sc.endpoint, sc.name FROM games g JOIN series s ON s.id = g.series_id
+       JOIN game_subcommunities gs ON gs.game_id = g.id JOIN communities sc ON sc.id = gs.community_id
+      WHERE s.community_id = $1 ORDER BY sc.name`,
+    [communityId],
+  );
+  return Object.fromEntries(rows.map((s) => [s.endpoint, s.name]));
+}

@@ -1,0 +1,168 @@
+import type { Socket as TcpSocket } from 'node:net';
+import { Socket as NetSocket } from 'node:net';
+import { type DirectTcp, encodeAckFrame, hasBinary, writeFrame } from './direct-frames';
+
+// The direct path (decision 011) reads and replaces parts of socket.io 4.8, engine.io 6.6 and ws 8
+// that they keep private. Their shapes are written here, once; `checkInternals` verifies them on
+// the first live websocket socket, and when they are not what this expects the whole process
+// stays on socket.io's own path (live-transport.ts). The versions are pinned in server/package.json.
+
+/** What the transport is handed: the public parts of a socket.io server socket. */
+export interface TransportSocket {
+  nsp: { name: string };
+  connected: boolean;
+  conn: { readyState: string; transport: { name: string; writable: boolean } };
+}
+
+export type Ack = (...args: unknown[]) => void;
+
+/** ws's Receiver (receiver.js): whether it holds part of a frame. */
+interface WsReceiver {
+  _state: number;
+  _bufferedBytes: number;
+  _fragmented: number;
+  _errored: boolean;
+  writableLength: number;
+}
+
+/** ws's WebSocket (websocket.js): its state, TCP stream and frame reader. */
+export interface WsSocket {
+  readyState: number;
+  _socket: DirectTcp | null;
+  _receiver: WsReceiver | null;
+}
+
+/** engine.io's Socket (socket.js): its write buffer, its heartbeat and the transport's ws. */
+export interface EngineConn {
+  readyState: string;
+  writeBuffer: unknown[];
+  protocol: number;
+  pingTimeoutTimer: { refresh(): void } | null;
+  hasRefreshedPingTimeout: boolean;
+  transport: { name: string; writable: boolean; socket?: WsSocket };
+}
+
+/** socket.io's Socket (socket.js): its acknowledgement maker, middleware, catch-alls and decoder. */
+export interface IoSocket {
+  nsp: { name: string };
+  connected: boolean;
+  conn: EngineConn;
+  client: { decoder: { reconstructor?: unknown } };
+  ack(id: number): Ack;
+  /** `socket.use` middleware. */
+  fns: unknown[];
+  /** `onAny` listeners (created by the first). */
+  _anyListeners?: unknown[];
+}
+
+/** A socket's private side (shapes checked by checkInternals). */
+export const internalsOf = (socket: TransportSocket) => socket as unknown as IoSocket;
+
+/** ws's reader of a TCP stream, as registered on its 'data' event. */
+export type DataListener = ((this: TcpSocket, chunk: Buffer) => void) & { listener?: unknown };
+
+/** ws's own 'data' listener (`socketOnData`, which writes a chunk to its Receiver); ws exports no handle to it. */
+export function wsDataListener(tcp: TcpSocket): DataListener | undefined {
+  return tcp.rawListeners('data').find((f) => f.name === 'socketOnData') as DataListener | undefined;
+}
+
+/** The TCP (or TLS) stream under a socket's websocket, if it is on one. */
+export function wsStreamOf(socket: TransportSocket): DirectTcp | null {
+  return internalsOf(socket).conn.transport.socket?._socket ?? null;
+}
+
+/** Whether middleware or catch-all listeners would see this socket's incoming packets (a direct read skips both). */
+export function hasIncomingHooks(socket: IoSocket): boolean {
+  return socket.fns.length > 0 || (socket._anyListeners?.length ?? 0) > 0;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/**
+ * Whether a live websocket socket's private parts are what the direct path reads and writes: null
+ * when they are, otherwise the first that is not. Run once, on a socket that has just connected.
+ */
+export function checkInternals(socket: TransportSocket): string | null {
+  const s = socket as unknown as Record<string, unknown>;
+  if (typeof s.ack !== 'function') return 'socket.io: socket.ack is not a function';
+  if (!Array.isArray(s.fns)) return 'socket.io: socket.fns is not an array';
+  if (s._anyListeners !== undefined && !Array.isArray(s._anyListeners))
+    return 'socket.io: socket._anyListeners is not an array';
+  if (!isObject(s.client) || !isObject(s.client.decoder))
+    return 'socket.io: socket.client.decoder is missing';
+  const conn = s.conn as unknown as Record<string, unknown>;
+  if (!Array.isArray(conn.writeBuffer)) return 'engine.io: conn.writeBuffer is not an array';
+  if (typeof conn.protocol !== 'number') return 'engine.io: conn.protocol is not a number';
+  const timer = conn.pingTimeoutTimer;
+  if (timer !== null && !(isObject(timer) && typeof timer.refresh === 'function'))
+    return 'engine.io: conn.pingTimeoutTimer is neither null nor a timer';
+  if (typeof conn.hasRefreshedPingTimeout !== 'boolean')
+    return 'engine.io: conn.hasRefreshedPingTimeout is not a boolean';
+  const ws = (conn.transport as Record<string, unknown>).socket;
+  if (!isObject(ws) || ws.readyState !== 1)
+    return 'engine.io: conn.transport.socket is not an open ws WebSocket';
+  const receiver = ws._receiver;
+  if (!isObject(receiver)) return 'ws: WebSocket._receiver is missing';
+  for (const key of ['_state', '_bufferedBytes', '_fragmented', 'writableLength'])
+    if (typeof receiver[key] !== 'number') return `ws: Receiver.${key} is not a number`;
+  if (typeof receiver._errored !== 'boolean') return 'ws: Receiver._errored is not a boolean';
+  const tcp = ws._socket;
+  if (!(tcp instanceof NetSocket)) return 'ws: WebSocket._socket is not a net.Socket';
+  const stream = tcp as unknown as Record<string, unknown>;
+  const state = stream._writableState;
+  if (
+    !isObject(state) ||
+    typeof state.length !== 'number' ||
+    ['ending', 'ended', 'destroyed'].some((key) => typeof state[key] !== 'boolean')
+  )
+    return "node: the stream's _writableState is not as expected";
+  const handle = stream._handle;
+  if (!isObject(handle) || typeof handle.fd !== 'number' || handle.fd < 0)
+    return "node: the stream's _handle has no descriptor";
+  if (!wsDataListener(tcp)) return 'ws: no socketOnData listener on the stream';
+  return null;
+}
+
+/**
+ * The TCP stream to write a frame to directly, or null when engine.io must carry it: not (yet) on
+ * the websocket transport, closing, a write of engine.io's still in flight or queued, or TLS.
+ */
+export function directStream(socket: TransportSocket): TcpSocket | null {
+  const conn = socket.conn;
+  const transport = conn.transport;
+  if (conn.readyState !== 'open' || transport.name !== 'websocket' || !transport.writable) return null;
+  const internals = conn as EngineConn;
+  if (!Array.isArray(internals.writeBuffer) || internals.writeBuffer.length > 0) return null;
+  const ws = internals.transport.socket;
+  // 1: ws's OPEN.
+  if (ws?.readyState !== 1) return null;
+  const tcp = ws._socket;
+  // A TLS stream has a descriptor too, but a write(2) on it would bypass the encryption.
+  if (!tcp || tcp.encrypted) return null;
+  // The stream's `writable` and `destroyed`, read from its state at once: a broadcast asks this of
+  // every socket, and the two getters showed in its profile.
+  const state = tcp._writableState;
+  if (!state) return tcp.writable && !tcp.destroyed ? tcp : null;
+  return state.ending || state.ended || state.destroyed || state.errored ? null : tcp;
+}
+
+/**
+ * Acknowledgements to this socket's events go out as frames written directly too, when engine.io
+ * has nothing in flight for it (the same test as broadcasts, so order is kept); otherwise through
+ * socket.io's own. An answer burst acknowledges thousands a second, and socket.io's path cost
+ * about as much per acknowledgement as the kernel's write itself (live benchmark, decision 011).
+ */
+export function acknowledgeDirectly(socket: TransportSocket): void {
+  const maker = internalsOf(socket);
+  const viaSocketIo = maker.ack.bind(socket);
+  maker.ack = (id) => {
+    let sent = false;
+    return (...args) => {
+      if (sent) return;
+      sent = true;
+      const tcp = directStream(socket);
+      if (tcp && !hasBinary(args)) writeFrame(tcp, encodeAckFrame(socket.nsp.name, id, args));
+      else viaSocketIo(id)(...args);
+    };
+  };
+}

@@ -1,0 +1,13 @@
+import type { QuestionKind } from '@hunch/contract';
+
+/** What each kind of question asks the player to do, above the question (flow and live game). */
+export const QUESTION_KIND_TEXT: Record<QuestionKind, string> = {
+  vote: 'Vote for your favourite',
+  guess: 'Guess the most popular answer',
+  predict: 'Predict the number',
+};
+
+/** A number answer as the player reads it: grouped digits and the slider's unit ('1,250 km'). */
+export function numberText(n: number, unit: string | null | undefined): string {
+  return `${n.toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
+}

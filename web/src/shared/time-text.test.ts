@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { makeGame } from '../test/factories';
+import { formatWhen, scheduleLine, scheduleRows } from './time-text';
+
+// Built from local clock parts, so the texts are the same in every time zone the tests run in.
+const local = (y: number, m: number, d: number, h: number, min = 0) =>
+  new Date(y, m - 1, d, h, min).toISOString();
+
+const schedule = {
+  open: local(2030, 1, 7, 18),
+  standby: local(2030, 1, 8, 9, 5),
+  complete: local(2030, 1, 9, 0, 30),
+};
+
+describe('time texts', () => {
+  it('writes a schedule moment in the viewer’s own time', () => {
+    expect(formatWhen(schedule.open)).toBe('Mon, Jan 7, 6:00 PM');
+    expect(formatWhen(schedule.standby, 'h:mm a')).toBe('9:05 AM');
+    expect(formatWhen(schedule.complete, 'EEE, MMM d, yyyy · h:mm a')).toBe('Wed, Jan 9, 2030 · 12:30 AM');
+  });
+
+  it('writes nothing for a moment it cannot read', () => {
+    expect(formatWhen('soon')).toBeNull();
+  });
+
+  it('names the moment that matters for where a game stands', () => {
+    const at = (state: 'closed' | 'open' | 'complete', synchronous = false) =>
+      scheduleLine(makeGame({ schedule, state, synchronous }));
+    expect(at('closed')).toEqual({ text: 'Opens', at: schedule.open });
+    expect(at('open')).toEqual({ text: 'Closes', at: schedule.standby });
+    expect(at('open', true)).toEqual({ text: 'Starts', at: schedule.standby });
+    expect(at('complete')).toEqual({ text: 'Ended', at: schedule.complete });
+  });
+
+  it('says results are coming until the scheduled end, and ended after it while scoring runs', () => {
+    const before = Date.parse(schedule.complete) - 60_000;
+    const after = Date.parse(schedule.complete) + 60_000;
+    for (const state of ['standby', 'results'] as const) {
+      const game = makeGame({ schedule, state });
+      expect(scheduleLine(game, before)).toEqual({ text: 'Results', at: schedule.complete });
+      expect(scheduleLine(game, after)).toEqual({ text: 'Ended', at: schedule.complete });
+    }
+  });
+
+  it('names the three boundaries for the kind of game', () => {
+    expect(scheduleRows(makeGame({ schedule })).map((r) => [r.label, r.at])).toEqual([
+      ['Submissions open', schedule.open],
+      ['Submissions close', schedule.standby],
+      ['Results', schedule.complete],
+    ]);
+    expect(scheduleRows(makeGame({ schedule, synchronous: true })).map((r) => r.label)).toEqual([
+      'Lobby opens',
+      'Game starts',
+      'Game ends',
+    ]);
+  });
+});
