@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GENDER_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from './limits';
+import { plainText } from './text';
 
 /** The exact texts of spec §5; the server answers with them and the web shows them. */
 export const accountMessages = {
@@ -13,41 +14,42 @@ export const accountMessages = {
   tooYoung: 'Age 12+ required',
   passwordInvalid: 'Password must be 6-20 characters: letters, digits or ? ! @ # $ % ^ & * ( ) + =',
   genderInvalid: 'Gender must be at most 20 characters',
+  /** Not a spec text: a gender a text box cannot produce (a control character). */
+  genderUnreadable: 'Gender must not contain control characters',
   loginRequired: 'Username and password are required',
   badCredentials: 'Incorrect username or password',
   /** A write refused for its CSRF token: the web fetches a fresh token and retries once. */
   csrfRefused: 'Your security token is missing or expired. Reload the page and try again.',
 } as const;
 
-export const usernameSchema = z
-  .string()
+export const usernameSchema = plainText(USERNAME_MAX, accountMessages.usernameInvalid)
   .min(USERNAME_MIN, accountMessages.usernameInvalid)
-  .max(USERNAME_MAX, accountMessages.usernameInvalid)
   .regex(/^[A-Za-z0-9_]+$/, accountMessages.usernameInvalid);
 
-export const passwordSchema = z
-  .string()
+export const passwordSchema = plainText(PASSWORD_MAX, accountMessages.passwordInvalid)
   .min(PASSWORD_MIN, accountMessages.passwordInvalid)
-  .max(PASSWORD_MAX, accountMessages.passwordInvalid)
   .regex(/^[A-Za-z0-9?!@#$%^&*()+=]+$/, accountMessages.passwordInvalid);
 
-export const emailSchema = z
-  .string()
-  .max(254, accountMessages.emailInvalid)
-  .email(accountMessages.emailInvalid);
+export const emailSchema = plainText(254, accountMessages.emailInvalid).email(accountMessages.emailInvalid);
 
-export const zipcodeSchema = z.string().regex(/^\d{5}$/, accountMessages.zipcodeInvalid);
+export const zipcodeSchema = plainText(5, accountMessages.zipcodeInvalid).regex(
+  /^\d{5}$/,
+  accountMessages.zipcodeInvalid,
+);
 
 /** A calendar date written YYYY-MM-DD that exists (no 2023-02-29). Age is checked by rules/age. */
-export const dateOfBirthSchema = z
-  .string()
+export const dateOfBirthSchema = plainText(10, accountMessages.dobInvalid)
   .regex(/^\d{4}-\d{2}-\d{2}$/, accountMessages.dobInvalid)
   .refine((s) => {
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s && d.getUTCFullYear() >= 1900;
   }, accountMessages.dobInvalid);
 
-export const genderSchema = z.string().trim().min(1).max(GENDER_MAX, accountMessages.genderInvalid);
+export const genderSchema = plainText(
+  GENDER_MAX,
+  { tooLong: accountMessages.genderInvalid, invalid: accountMessages.genderUnreadable },
+  { trim: true },
+).min(1);
 
 export const checkFields = ['username', 'email', 'zipcode', 'DoB'] as const;
 export type CheckField = (typeof checkFields)[number];
@@ -63,9 +65,18 @@ export const registrationSchema = z.object({
 });
 export type Registration = z.infer<typeof registrationSchema>;
 
+// No account has a name or password with a control character (the rules above refuse them), so a
+// login with one is refused as malformed before any lookup. Missing, too long or not text: the
+// route's own 'Username and password are required'.
 export const loginSchema = z.object({
-  username: z.string({ error: accountMessages.loginRequired }).min(1, accountMessages.loginRequired).max(100),
-  password: z.string({ error: accountMessages.loginRequired }).min(1, accountMessages.loginRequired).max(100),
+  username: plainText(100, { invalid: accountMessages.usernameInvalid }).min(
+    1,
+    accountMessages.loginRequired,
+  ),
+  password: plainText(100, { invalid: accountMessages.passwordInvalid }).min(
+    1,
+    accountMessages.loginRequired,
+  ),
 });
 
 export const zipcodeCheckResultSchema = z.object({ name: z.string() });

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { gameSchema } from './games';
+import { plainText } from './text';
 
-export const endpointSchema = z
-  .string()
+export const endpointSchema = plainText(64, { invalid: 'Unknown community' })
   .min(1)
-  .max(64)
   .regex(/^[a-z0-9][a-z0-9-]*$/, 'Unknown community');
 
 export const communityCardSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from './text';
 
 export const gameStates = ['closed', 'open', 'standby', 'results', 'complete'] as const;
 export const gameStateSchema = z.enum(gameStates);
@@ -93,7 +94,7 @@ export const participationSchema = z.object({
 });
 export type Participation = z.infer<typeof participationSchema>;
 
-export const enterGameSchema = z.object({ subcommunity: z.string().max(64).nullable().optional() });
+export const enterGameSchema = z.object({ subcommunity: plainText(64).nullable().optional() });
 
 /** One answer to one question: a choice or a number. Live games send it as is (live.ts). */
 export const liveAnswerSchema = z.object({
@@ -105,7 +106,7 @@ export type LiveAnswer = z.infer<typeof liveAnswerSchema>;
 
 /** The answer PUT of a game played at one's own pace: an answer, and the team it counts for. */
 export const answerPayloadSchema = liveAnswerSchema.extend({
-  subcommunity: z.string().max(64).nullable().optional(),
+  subcommunity: plainText(64).nullable().optional(),
 });
 export type AnswerPayload = z.infer<typeof answerPayloadSchema>;
 export const answerResultSchema = z.object({
@@ -153,7 +154,10 @@ export const questionStatsSchema = z.object({
   ranges: z.array(rangeBucketSchema),
   correct_choices: z.array(z.string()),
   correct_numbers: z.array(z.number()),
-  /** Answers counted; 0 with withheld=true when the filtered group has fewer than the minimum. */
+  /**
+   * Answers counted; 0 with withheld=true when the filtered group is withheld: too few players, or
+   * others withheld with it so that subtraction cannot single a small group out (decision 019).
+   */
   n: z.number().int(),
   withheld: z.boolean(),
 });
@@ -164,9 +168,9 @@ export const questionStatsResponseSchema = z.object({
   stats: z.array(questionStatsSchema),
 });
 export const statsQuerySchema = z.object({
-  age: z.string().max(20).optional(),
-  geo: z.string().max(100).optional(),
-  community: z.string().max(64).optional(),
+  age: plainText(20).optional(),
+  geo: plainText(100).optional(),
+  community: plainText(64).optional(),
 });
 
 export const communityRankSchema = z.object({

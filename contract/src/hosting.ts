@@ -1,17 +1,22 @@
 import { z } from 'zod';
 import { questionKindSchema, sliderSchema } from './games';
+import { freeText, plainText } from './text';
+
+/** The slider a host writes: the shape the players get, its unit one line of text. */
+const sliderInputSchema = sliderSchema.extend({ unit: plainText(40) });
 
 /** What a host writes to create content; the demo seed and season imports use the same shapes. */
 export const questionInputSchema = z
   .object({
     kind: questionKindSchema,
-    text: z.string().min(1).max(300),
-    image: z.string().max(200).nullable().optional(),
+    // A question may run over several lines; a choice, a name or an image path is one line.
+    text: freeText(300).min(1),
+    image: plainText(200).nullable().optional(),
     choices: z
-      .array(z.object({ text: z.string().min(1).max(120), image: z.string().max(200).nullable().optional() }))
+      .array(z.object({ text: plainText(120).min(1), image: plainText(200).nullable().optional() }))
       .max(12)
       .default([]),
-    slider: sliderSchema.nullable().optional(),
+    slider: sliderInputSchema.nullable().optional(),
     /** For a guess: the index of the vote question whose answers decide the most popular choice. */
     linked_vote_i: z.number().int().min(0).nullable().optional(),
     /** For a predict: the true outcome, entered by a host; absent means the crowd median. */
@@ -31,13 +36,13 @@ export type QuestionInput = z.input<typeof questionInputSchema>;
 
 export const gameInputSchema = z
   .object({
-    name: z.string().max(120).nullable().optional(),
-    image: z.string().max(200).nullable().optional(),
+    name: plainText(120).nullable().optional(),
+    image: plainText(200).nullable().optional(),
     schedule: z.object({ open: z.coerce.date(), standby: z.coerce.date(), complete: z.coerce.date() }),
     synchronous: z.boolean().default(false),
     speed_bonus: z.boolean().default(false),
     /** Endpoints of the communities whose members play as teams. */
-    subcommunities: z.array(z.string()).default([]),
+    subcommunities: z.array(plainText(64)).default([]),
     questions: z.array(questionInputSchema).min(1).max(50),
   })
   .refine((g) => g.schedule.open <= g.schedule.standby && g.schedule.standby <= g.schedule.complete, {

@@ -25,6 +25,9 @@ import {
   seriesSchema,
   statsQuerySchema,
 } from './games';
+import { hostRoutes } from './host-routes';
+import { type RouteDef, defineRoute as route } from './route-def';
+import { plainText } from './text';
 
 /**
  * Every HTTP call of the app, written once (decision 014). The server registers its handlers
@@ -38,48 +41,6 @@ import {
  * unknown game's id answers like a missing game: 404 'No such game').
  */
 
-export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE';
-
-/** Who may call: checked on the server before the handler runs. */
-export type RouteAccess = 'public' | 'user';
-
-/**
- * How the body travels: JSON; a form (multipart or urlencoded, text fields and at most one file,
- * validated by `body` after the file is taken out); or nothing.
- */
-export type BodyKind = 'json' | 'form' | 'none';
-
-/** A text/plain error answer. */
-export const errorTextSchema = z.string();
-
-export interface InvalidAnswer {
-  status: number;
-  /**
-   * Sent when the failing check carries zod's own wording (written for developers); a sentence the
-   * schema carries ('Invalid username') is sent as it is. Absent: 'Invalid request'.
-   */
-  message?: string;
-}
-
-export interface RouteDef {
-  method: HttpMethod;
-  /** Fastify-style path: `/api/game/:uuid`. */
-  path: string;
-  access: RouteAccess;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  bodyKind: BodyKind;
-  body?: z.ZodType;
-  /** The success status and the schema of its answer: JSON, or text/plain for a string schema. */
-  responses: Partial<Record<200 | 201, z.ZodType>>;
-  errors: readonly number[];
-  invalid?: { params?: InvalidAnswer; query?: InvalidAnswer; body?: InvalidAnswer };
-}
-
-/** Keeps each entry's literal types (so handlers and callers are typed from it). */
-export const defineRoute = <const T extends RouteDef>(def: T): T => def;
-const route = defineRoute;
-
 /** A malformed game id is as unknown as a missing game. */
 const uuidParams = z.object({ uuid: z.string().uuid('No such game') });
 const unknownGame = { params: { status: 404 } } as const;
@@ -92,7 +53,8 @@ const registrationFormSchema = registrationSchema.extend({
   ),
 });
 
-export const httpRoutes = {
+/** The players' calls (spec §7). */
+const playerRoutes = {
   csrf: route({
     method: 'GET',
     path: '/api/csrf',
@@ -110,17 +72,14 @@ export const httpRoutes = {
     }),
     // A missing or malformed value is checked as empty, so it gets the field's own 'Invalid …' text.
     query: z.object({
-      check: z
-        .string()
-        .max(300)
-        .regex(/^[^\0]*$/)
-        .catch(''),
+      check: plainText(300).catch(''),
     }),
     bodyKind: 'none',
     // zipcode answers {name}; the other fields answer the text 'OK'. Refusals are spec §5's texts.
     responses: { 200: zipcodeCheckResultSchema.or(z.literal('OK')) },
-    errors: [400, 403, 404, 409],
+    errors: [400, 403, 404, 409, 429],
     invalid: { params: { status: 404 } },
+    rateLimit: 'fieldChecks',
   }),
   register: route({
     method: 'POST',
@@ -128,9 +87,11 @@ export const httpRoutes = {
     access: 'public',
     bodyKind: 'form',
     body: registrationFormSchema,
+    file: 'profile_img',
     responses: { 201: profileSchema },
     errors: [400, 403, 409, 413, 415, 429],
     invalid: { body: { status: 400, message: 'Please fill in every required field' } },
+    rateLimit: 'registrations',
   }),
   login: route({
     method: 'PUT',
@@ -154,7 +115,7 @@ export const httpRoutes = {
     method: 'GET',
     path: '/api/profile',
     access: 'user',
-    query: z.object({ u: z.string().max(100).optional() }),
+    query: z.object({ u: plainText(100).optional() }),
     bodyKind: 'none',
     responses: { 200: profileSchema },
     errors: [400, 401, 404],
@@ -177,6 +138,7 @@ export const httpRoutes = {
     access: 'user',
     // One file part named profile_img; no text fields.
     bodyKind: 'form',
+    file: 'profile_img',
     responses: { 200: profileSchema },
     errors: [400, 401, 413, 415],
   }),
@@ -184,16 +146,17 @@ export const httpRoutes = {
     method: 'GET',
     path: '/api/community_search',
     access: 'public',
-    query: z.object({ c: z.string().max(100, 'Unknown category').optional() }),
+    query: z.object({ c: plainText(100, 'Unknown category').optional() }),
     bodyKind: 'none',
     responses: { 200: communitySearchSchema },
+    cacheable: true,
     errors: [400],
   }),
   community: route({
     method: 'GET',
     path: '/api/community/:id',
     access: 'public',
-    params: z.object({ id: z.string().max(200) }),
+    params: z.object({ id: plainText(200) }),
     bodyKind: 'none',
     responses: { 200: communitySchema },
     errors: [404],
@@ -210,7 +173,7 @@ export const httpRoutes = {
     method: 'PUT',
     path: '/api/community_membership/:id',
     access: 'user',
-    params: z.object({ id: z.string().max(200) }),
+    params: z.object({ id: plainText(200) }),
     bodyKind: 'none',
     responses: { 200: joinedListSchema },
     errors: [401, 404],
@@ -219,7 +182,7 @@ export const httpRoutes = {
     method: 'DELETE',
     path: '/api/community_membership/:id',
     access: 'user',
-    params: z.object({ id: z.string().max(200) }),
+    params: z.object({ id: plainText(200) }),
     bodyKind: 'none',
     responses: { 200: joinedListSchema },
     errors: [401, 404],
@@ -228,7 +191,7 @@ export const httpRoutes = {
     method: 'GET',
     path: '/api/series/:community/:series',
     access: 'public',
-    params: z.object({ community: z.string().max(200), series: z.string().max(200) }),
+    params: z.object({ community: plainText(200), series: plainText(200) }),
     bodyKind: 'none',
     responses: { 200: seriesSchema },
     errors: [404],
@@ -277,7 +240,7 @@ export const httpRoutes = {
     method: 'PUT',
     path: '/api/answer/:series/:uuid',
     access: 'user',
-    params: z.object({ series: z.string().max(200), uuid: z.string().max(200) }),
+    params: uuidParams.extend({ series: plainText(200) }),
     bodyKind: 'json',
     body: answerPayloadSchema,
     responses: { 200: answerResultSchema },
@@ -311,8 +274,8 @@ export const httpRoutes = {
     method: 'GET',
     path: '/api/community_rank/:community',
     access: 'user',
-    params: z.object({ community: z.string().max(200) }),
-    query: z.object({ u: z.string().max(100).optional() }),
+    params: z.object({ community: plainText(200) }),
+    query: z.object({ u: plainText(100).optional() }),
     bodyKind: 'none',
     responses: { 200: communityRankSchema },
     errors: [400, 401, 404],
@@ -320,51 +283,7 @@ export const httpRoutes = {
   }),
 } as const satisfies Record<string, RouteDef>;
 
+export const httpRoutes = { ...playerRoutes, ...hostRoutes } as const satisfies Record<string, RouteDef>;
+
 export type HttpRoutes = typeof httpRoutes;
 export type RouteName = keyof HttpRoutes;
-
-type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
-/** What a caller passes: path parameters, query and body as the route declares them. */
-export type RouteParams<R extends RouteDef> = Infer<R['params']>;
-export type RouteQuery<R extends RouteDef> = R['query'] extends z.ZodType ? z.input<R['query']> : undefined;
-export type RouteBody<R extends RouteDef> = Infer<R['body']>;
-/** The JSON of the route's success answer. */
-export type RouteResponse<R extends RouteDef> = R['responses'] extends { 200: infer S }
-  ? Infer<S>
-  : R['responses'] extends { 201: infer S }
-    ? Infer<S>
-    : never;
-
-/** The status of the route's success answer: 201 for a route that creates, else 200. */
-export function successStatus(def: RouteDef): 200 | 201 {
-  return def.responses[200] ? 200 : 201;
-}
-
-/** The schema of the route's success answer (200 or 201). */
-export function successSchema(def: RouteDef): z.ZodType {
-  const schema = def.responses[successStatus(def)];
-  if (!schema) throw new Error(`${def.method} ${def.path} declares no success answer`);
-  return schema;
-}
-
-/**
- * The URL of a call: path parameters encoded into the path, defined query values appended. The one
- * way the web builds an address, so no screen writes `/api/...` itself.
- */
-export function routeUrl(
-  def: RouteDef,
-  params?: Record<string, string>,
-  query?: Record<string, string | number | boolean | undefined | null>,
-): string {
-  const path = def.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
-    const value = params?.[name];
-    if (value === undefined) throw new Error(`${def.path}: missing parameter ${name}`);
-    return encodeURIComponent(value);
-  });
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) {
-    if (v !== undefined && v !== null && v !== '') search.set(k, String(v));
-  }
-  const qs = search.toString();
-  return qs ? `${path}?${qs}` : path;
-}

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Game, LiveAnswer } from './games';
-// The answer's shape lives in games.ts (the answer PUT extends it), so live.ts depends on games.ts only.
-import { gameStateSchema, liveAnswerSchema, questionItemSchema, uuidSchema } from './games';
+// The answer's shape lives in games.ts (the answer PUT extends it), so live.ts depends on games.ts
+// (and the text schemas) only.
+import { gameSchema, gameStateSchema, liveAnswerSchema, questionItemSchema, uuidSchema } from './games';
+import { plainText } from './text';
 
 /** Socket namespaces and event names: written once, used by server and web. */
 export const DATA_NAMESPACE = '/data';
@@ -75,3 +77,32 @@ export interface GameClientToServer {
   lobby: (ack: (joined: boolean) => void) => void;
   answer: (answer: LiveAnswer, ack: (result: LiveAnswerAck) => void) => void;
 }
+
+/** The handshake query of /game/{uuid}: the subcommunity the player represents (an endpoint). */
+export const gameHandshakeQuerySchema = z.object({ subcommunity: plainText(64).optional() });
+
+/**
+ * A client-to-server event at run time: the schemas of its arguments before the acknowledgement,
+ * and of the acknowledgement the server answers with. The interfaces above type the code; these
+ * tables let tests walk every event (the socket fuzz test throws hostile payloads at each).
+ */
+export interface ClientEventDef {
+  args: readonly z.ZodType[];
+  ack: z.ZodType;
+}
+
+// `satisfies Record<keyof …>`: an event added to an interface and not here does not compile.
+export const dataClientEvents = {
+  game: { args: [watchGameSchema], ack: gameSchema.nullable() },
+} as const satisfies Record<keyof DataClientToServer, ClientEventDef>;
+
+export const gameClientEvents = {
+  lobby: { args: [], ack: z.boolean() },
+  answer: { args: [liveAnswerSchema], ack: liveAnswerAckSchema },
+} as const satisfies Record<keyof GameClientToServer, ClientEventDef>;
+
+/** Every namespace's client-to-server events; `/game/{uuid}` stands for each game's namespace. */
+export const clientEventTables = [
+  { namespace: DATA_NAMESPACE, events: dataClientEvents },
+  { namespace: '/game/{uuid}', events: gameClientEvents },
+] as const satisfies readonly { namespace: string; events: Record<string, ClientEventDef> }[];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, type RouteDef } from './http-routes';
+import { defineRoute, type RouteDef } from './route-def';
 
 /**
  * The benchmark's routes (served only with BENCH_METRICS=1, read by `npm run bench`): the same kind

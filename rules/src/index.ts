@@ -4,3 +4,4 @@ export * from './live-timeline';
 export * from './points';
 export * from './ranking';
 export * from './statistics';
+export * from './suppression';

@@ -73,8 +73,9 @@ export function choiceShares(counts: readonly number[]): number[] {
 export const K_ANONYMITY_MIN = 5;
 
 /**
- * True when a statistics group must be withheld: 1 to 4 players. An empty group (0) is not
- * withheld: it reveals no one's answer, and "no answers" is more truthful than "too few players".
+ * True when a statistics group must be withheld for its own size: 1 to 4 players. An empty group
+ * (0) is not withheld: it reveals no one's answer, and "no answers" is more truthful than "too few
+ * players". Others are withheld with it (suppression.ts withheldGroups), or subtraction gives it.
  */
 export function withheld(n: number): boolean {
   return n > 0 && n < K_ANONYMITY_MIN;

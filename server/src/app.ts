@@ -9,15 +9,21 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { accountRoutes } from './accounts/account-routes';
 import { communityRoutes } from './communities/community-routes';
 import { gameRoutes } from './games/game-routes';
+import { rescoreGame } from './games/scoring';
+import { hostingRoutes } from './hosting/host-routes';
 import type { AppContext } from './platform/app-context';
+import { installRoles } from './platform/auth-guards';
 import { appSecret } from './platform/db/app-secrets';
 import { benchMetricsRoute } from './platform/http/bench-metrics';
-import { installErrorHandler } from './platform/http/error-handler';
+import { clientErrorHandler, installErrorHandler } from './platform/http/error-handler';
+import { installRateLimits } from './platform/http/rate-limits';
 import { onlyTableRoutes } from './platform/http/register-route';
+import { installSecurityHeaders } from './platform/http/security-headers';
 import { imageKinds } from './platform/images';
 import { installSessions } from './platform/sessions';
 import { profileRoutes } from './profiles/profile-routes';
 import { resultsRoutes } from './results/results-routes';
+import { buildStatsCache } from './results/results-stats-cache';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -25,9 +31,20 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
-    trustProxy: ctx.config.trustProxy,
+    // One hop: the address the proxy in front saw, the last X-Forwarded-For entry. Trusting every
+    // hop would take the first entry, which the client writes itself.
+    trustProxy: ctx.config.trustProxy ? (_address: string, hop: number) => hop < 1 : false,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200 },
+    // A request that arrives too slowly (headers, or the whole of it with its body) is answered 408
+    // and closed. WebSockets are past their request once upgraded, so no limit cuts them.
+    requestTimeout: ctx.config.timeouts.requestMs,
+    clientErrorHandler,
+    http: {
+      headersTimeout: ctx.config.timeouts.headersMs,
+      // How often Node looks for late requests (its default, 30 s, would let one run 30 s over).
+      connectionsCheckingInterval: Math.min(5_000, Math.max(100, ctx.config.timeouts.headersMs / 4)),
+    },
     // Errors Fastify raises before routing (an over-long path parameter) also leave as plain text.
     frameworkErrors: (error, _request, reply) => {
       const status =
@@ -40,13 +57,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     },
   });
   installErrorHandler(app);
+  await installSecurityHeaders(app);
   // Before any route: an /api/ route that is not the contract's, through registerRoute, stops the build.
   app.addHook('onRoute', onlyTableRoutes());
 
   // One secret per database, so every server process signs and checks the same cookies.
   await app.register(fastifyCookie, { secret: await appSecret(ctx.db, 'cookie') });
   await app.register(fastifyCsrf, {
-    cookieOpts: { signed: true, httpOnly: true, sameSite: 'lax', path: '/' },
+    // Secure over HTTPS, as the session cookie: 'auto' asks each request (behind a trusted proxy,
+    // X-Forwarded-Proto), so a plain-HTTP install still gets its secret back.
+    cookieOpts: { signed: true, httpOnly: true, sameSite: 'lax', path: '/', secure: 'auto' },
     getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
   });
   app.addHook('onRequest', (request, reply, done) => {
@@ -57,12 +77,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart);
   installSessions(app, ctx.db);
+  installRoles(app, ctx.db, ctx.config.adminUsers);
+  // Before the routes: registerRoute hands it the limits their contract entries name.
+  await installRateLimits(app, ctx.config);
 
   accountRoutes(app, ctx);
   profileRoutes(app, ctx);
   communityRoutes(app, ctx);
   gameRoutes(app, ctx);
   resultsRoutes(app, ctx);
+  // Hosts' outcome corrections score a game again: scoring and its statistics, in their transaction.
+  hostingRoutes(app, ctx, (tx, gameId) => rescoreGame(tx, gameId, buildStatsCache));
   if (ctx.config.benchMetrics) benchMetricsRoute(app);
 
   for (const [i, kind] of imageKinds.entries()) {

@@ -2,9 +2,10 @@ import path from 'node:path';
 import { buildApp } from './app';
 import { attachRealtime } from './app/realtime';
 import type { AppContext } from './platform/app-context';
+import { AppHooks } from './platform/app-hooks';
 import { loadConfig } from './platform/config';
 import { DataDirLockedError } from './platform/db/data-dir-lock';
-import { migrate } from './platform/db/migrate';
+import { MigrationChangedError, migrate } from './platform/db/migrate';
 import { openDatabase } from './platform/db/open-database';
 import { ensureDefaultImages } from './platform/images';
 import { seedDemoIfEmpty } from './seed/demo-seed';
@@ -23,10 +24,20 @@ async function main(): Promise<void> {
     throw err;
   }
   const { db } = database;
-  await migrate(db);
+  try {
+    await migrate(db);
+  } catch (err) {
+    // An edited migration is the operator's to fix: say which file, without a stack trace.
+    if (err instanceof MigrationChangedError) {
+      console.error(err.message);
+      await database.close();
+      process.exit(1);
+    }
+    throw err;
+  }
   const uploadsDir = path.join(config.dataDir, 'uploads');
   await ensureDefaultImages(uploadsDir);
-  const ctx: AppContext = { db, config, uploadsDir, now: () => new Date() };
+  const ctx: AppContext = { db, config, uploadsDir, now: () => new Date(), hooks: new AppHooks() };
   if (config.seedDemo) await seedDemoIfEmpty(ctx);
 
   const app = await buildApp(ctx);

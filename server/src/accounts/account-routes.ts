@@ -1,3 +1,4 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import { accountMessages, httpRoutes } from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
 import { ownProfile } from '../core/profile-queries';
@@ -7,7 +8,12 @@ import { registerRoute } from '../platform/http/register-route';
 import { reencodeUpload, removeImage, storeImage } from '../platform/images';
 import { endSession, startSession } from '../platform/sessions';
 import { findLoginUser } from './account-queries';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './login-throttle';
+import {
+  forgetOldLoginFailures,
+  refundLoginAttempt,
+  rememberLoginAddress,
+  reserveLoginAttempt,
+} from './login-throttle';
 import { verifyPassword } from './passwords';
 import { checkRegistrationField, registerUser } from './registration';
 
@@ -38,13 +44,17 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   registerRoute(app, httpRoutes.login, async ({ body: { username, password }, request, reply }) => {
     const usernameKey = username.toLowerCase();
-    await assertLoginAllowed(db, usernameKey, request.ip);
+    // An IPv6 client counts as its /64, as in the rate limits: it may hold the whole block.
+    const address = normalizeIP(request.ip);
+    // Counted before the password is checked, so parallel attempts cannot outrun the limit.
+    await reserveLoginAttempt(db, usernameKey, address);
     const user = await findLoginUser(db, usernameKey);
     if (!(await verifyPassword(user?.password_hash, password)) || !user) {
-      await recordLoginFailure(db, usernameKey, request.ip);
+      await forgetOldLoginFailures(db);
       throw new HttpError(401, accountMessages.badCredentials);
     }
-    await clearLoginFailures(db, usernameKey);
+    await refundLoginAttempt(db, usernameKey, address);
+    await rememberLoginAddress(db, user.id, address);
     await startSession(db, reply, user.id);
     return ownProfile(db, user.id);
   });

@@ -8,6 +8,7 @@ import { GameClock } from '../games/game-clock';
 import { LiveConductor } from '../live/live-conductor';
 import { type LiveHub, registerLiveNamespace } from '../live/live-namespace';
 import type { AppContext } from '../platform/app-context';
+import { FOREIGN_ORIGIN, originAllowed } from '../platform/http/origin-check';
 import { registerRoute } from '../platform/http/register-route';
 import { SESSION_COOKIE, userIdForToken } from '../platform/sessions';
 import { buildStatsCache } from '../results/results-stats-cache';
@@ -34,6 +35,9 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     cleanupEmptyChildNamespaces: true,
     // Never compressed: live broadcasts write pre-encoded plain frames (decision 011).
     perMessageDeflate: false,
+    // A page on another site may not open sockets with a player's cookie (decision 021).
+    allowRequest: (request, answer) =>
+      originAllowed(request, ctx.config) ? answer(null, true) : answer(FOREIGN_ORIGIN, false),
   });
   const redis: Redis[] = [];
   if (ctx.config.redisUrl) {
@@ -43,19 +47,15 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     redis.push(pub, sub);
     io.adapter(createAdapter(pub, sub));
   }
-  const data = registerDataNamespace(io, ctx);
+  const handshakeUser = async (header: string | undefined): Promise<number | null> => {
+    const token = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
+    return token && token.length < 100 ? userIdForToken(ctx.db, token) : null;
+  };
+  const data = registerDataNamespace(io, ctx, handshakeUser);
   // Statistics of a game are aggregated once, inside its scoring transaction.
   const clock = new GameClock(ctx, (id, state) => data.announce(id, state), buildStatsCache);
   clock.start();
-  const live = registerLiveNamespace(
-    io,
-    ctx,
-    async (header) => {
-      const token = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
-      return token && token.length < 100 ? userIdForToken(ctx.db, token) : null;
-    },
-    app.log,
-  );
+  const live = registerLiveNamespace(io, ctx, handshakeUser, app.log);
   // The benchmark measures fan-out from the moment each broadcast began, and times answer batches.
   if (ctx.config.benchMetrics) {
     registerRoute(app, metricsRoutes.broadcasts, async () => live.broadcaster.recent());
@@ -64,12 +64,24 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
   }
   const conductor = new LiveConductor(ctx, live);
   conductor.start();
+  // A player who leaves a community is out of its live games at once, on every process.
+  const stopEnding = ctx.hooks.onLeftCommunity(async (userId, communityId) => {
+    try {
+      await live.endPlayer(userId, communityId);
+    } catch (err) {
+      app.log.error(
+        { err, userId, communityId },
+        'live: the sockets of a player who left could not be ended',
+      );
+    }
+  });
   return {
     io,
     clock,
     live,
     conductor,
     async close() {
+      stopEnding();
       await conductor.stop();
       await live.batcher.drain();
       await clock.stop();

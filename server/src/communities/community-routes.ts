@@ -55,6 +55,8 @@ export function communityRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, httpRoutes.leaveCommunity, async ({ params, userId }) => {
     const community = await communityOr404(params.id);
     await leaveCommunity(db, userId, community.id);
+    // Their live sockets in its games end too (app/ wires this to the live feature).
+    await ctx.hooks.leftCommunity(userId, community.id);
     return joinedList(db, userId);
   });
 }

@@ -37,7 +37,7 @@ export async function isMember(db: Queryable, userId: number, communityId: numbe
   return rows.length > 0;
 }
 
-/** Cards with categories and live member counts; `where` filters by community id list when given. */
+/** Cards with categories and live member counts: of the listed communities, or of the given ids. */
 export async function communityCards(
   db: Queryable,
   filter: { category?: string; ids?: number[] } = {},
@@ -52,7 +52,8 @@ export async function communityCards(
       WHERE ($1::text IS NULL OR EXISTS (
               SELECT 1 FROM community_categories cc JOIN categories cat ON cat.id = cc.category_id
                WHERE cc.community_id = c.id AND cat.name = $1))
-        AND ($2::int[] IS NULL OR c.id = ANY($2))
+        -- Search lists listed communities only; an unlisted one is still found by its id.
+        AND ($2::int[] IS NULL AND c.listed OR c.id = ANY($2))
       ORDER BY members DESC, c.name`,
     [filter.category ?? null, filter.ids ?? null],
   );

@@ -1,5 +1,5 @@
 import type { Game } from '@hunch/contract';
-import { AGE_BRACKETS, gameStateAt, gameStatusAt } from '@hunch/rules';
+import { AGE_BRACKETS, gameStateAt, gameStatusAt, WITHHOLDING_RULE_VERSION } from '@hunch/rules';
 import type { Queryable } from '../platform/db/database';
 
 interface GameRow {
@@ -87,15 +87,49 @@ export async function loadGames(db: Queryable, filter: GameFilter, now: Date): P
   return rows.map((r) => presentGame(r, now));
 }
 
-/** One game, with the geo-groups of its players for the statistics filters. */
-export async function loadGame(db: Queryable, uuid: string, now: Date): Promise<Game | undefined> {
+/**
+ * One game. A signed-in viewer of a complete game gets the statistics filters the statistics will
+ * show: the groups of its statistics cache that are not withheld (decision 019), geo-groups among
+ * them; everyone else the fixed brackets and the subcommunities, and no geo-groups, so no visitor
+ * learns where a game's players live.
+ */
+export async function loadGame(
+  db: Queryable,
+  uuid: string,
+  now: Date,
+  viewerId: number | null = null,
+): Promise<Game | undefined> {
   const [game] = await loadGames(db, { uuid }, now);
-  if (!game) return undefined;
-  const { rows } = await db.query<{ name: string }>(
-    `SELECT DISTINCT c.name FROM participations p JOIN users u ON u.id = p.user_id
-       JOIN communities c ON c.id = u.geo_community_id WHERE p.game_id = $1 ORDER BY c.name`,
+  if (!game || viewerId === null || game.state !== 'complete') return game;
+  // The cache's layout is results-stats-cache's: rows at question_i = slot = -1 mark a withheld
+  // group, and under 'all' the withholding rule it was built with; a build under an older rule
+  // offers the defaults above until it is rebuilt (on the first statistics read).
+  const { rows } = await db.query<{
+    kind: string;
+    value: string;
+    name: string | null;
+    endpoint: string | null;
+    withheld: boolean;
+    ct: number;
+  }>(
+    `SELECT s.group_kind AS kind, s.group_value AS value, c.name, c.endpoint,
+            min(s.slot) < 0 AS withheld, max(s.ct) AS ct
+       FROM question_stats_cache s
+       LEFT JOIN communities c ON s.group_kind <> 'age' AND c.id::text = s.group_value
+      WHERE s.game_id = $1::uuid AND (s.group_kind <> 'all' OR (s.question_i = -1 AND s.slot = -1))
+      GROUP BY 1, 2, 3, 4`,
     [uuid],
   );
-  game.groups.geo = rows.map((r) => r.name);
+  if (rows.find((r) => r.kind === 'all')?.ct !== WITHHOLDING_RULE_VERSION) return game;
+  const shown = (kind: string) => rows.filter((r) => r.kind === kind && !r.withheld);
+  const ages = new Set(shown('age').map((r) => r.value));
+  const communities = new Set(shown('community').map((r) => r.endpoint));
+  game.groups = {
+    age: AGE_BRACKETS.filter((b) => ages.has(b)),
+    geo: shown('geo')
+      .flatMap((r) => (r.name === null ? [] : [r.name]))
+      .sort((a, b) => a.localeCompare(b)),
+    community: game.groups.community.filter((endpoint) => communities.has(endpoint)),
+  };
   return game;
 }

@@ -1,6 +1,6 @@
 import type { AnswerPayload, Game, LiveAnswer, Participation, QuestionItem } from '@hunch/contract';
 import { questionsAskedBy } from '@hunch/rules';
-import type { Db, Queryable } from '../platform/db/database';
+import type { Queryable } from '../platform/db/database';
 import { HttpError } from '../platform/http/http-error';
 import { liveScheduleOf, loadQuestionRows, toQuestionItem } from './question-queries';
 
@@ -73,21 +73,19 @@ export async function presentParticipation(
 }
 
 /**
- * Enters a player into an open game. Members of the game's community only; a game with
- * subcommunities needs one the player has joined, and the choice is locked after the first entry.
+ * Enters a player into an open game (again: their entry, unchanged). Members of the game's
+ * community only; a game with subcommunities needs one the player has joined, and the choice is
+ * locked after the first entry.
  */
 export async function enterGame(
-  db: Db,
+  db: Queryable,
   game: Game,
   userId: number,
   subcommunity: string | null,
 ): Promise<number> {
   if (game.state !== 'open') throw new HttpError(403, 'This game is not open for entries');
-  const member = await db.query(
-    `SELECT 1 FROM memberships m JOIN communities c ON c.id = m.community_id WHERE m.user_id = $1 AND c.endpoint = $2`,
-    [userId, game.community.endpoint],
-  );
-  if (member.rows.length === 0) throw new HttpError(403, `Join ${game.community.name} to play this game`);
+  const communityId = await memberOf(db, userId, game.community.endpoint);
+  if (communityId === null) throw notMember(game);
   const hasSubs = Object.keys(game.subcommunities).length > 0;
   if (hasSubs && !subcommunity) throw new HttpError(400, 'Choose the community you represent in this game');
   if (!hasSubs && subcommunity) throw new HttpError(400, 'This game has no participating communities');
@@ -95,26 +93,40 @@ export async function enterGame(
   if (subcommunity) {
     const name = game.subcommunities[subcommunity];
     if (!name) throw new HttpError(400, `${subcommunity} is not participating in this game`);
-    const joined = await db.query<{ id: number }>(
-      `SELECT c.id FROM communities c JOIN memberships m ON m.community_id = c.id AND m.user_id = $1 WHERE c.endpoint = $2`,
-      [userId, subcommunity],
-    );
-    if (!joined.rows[0]) throw new HttpError(403, `Join ${name} to represent it`);
-    subId = joined.rows[0].id;
+    subId = await memberOf(db, userId, subcommunity);
+    if (subId === null) throw new HttpError(403, `Join ${name} to represent it`);
   }
   const existing = await findEntry(db, game.uuid, userId);
-  if (existing) {
-    if ((existing.sub_endpoint ?? null) !== (subcommunity ?? null) && subcommunity !== null) {
-      throw new HttpError(409, `You already represent ${existing.sub_name ?? 'no community'} in this game`);
-    }
-    return existing.id;
+  if (existing && (existing.sub_endpoint ?? null) !== (subcommunity ?? null) && subcommunity !== null) {
+    throw new HttpError(409, `You already represent ${existing.sub_name ?? 'no community'} in this game`);
   }
+  // Written only while the memberships still stand, in the same statement: a leave committed since
+  // the checks above must not leave an entry behind in a community the player is no longer in.
+  // FOR KEY SHARE waits for a leave under way (PostgreSQL) and then sees the membership gone.
   const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO participations (game_id, user_id, subcommunity_id) VALUES ($1, $2, $3)
+    `INSERT INTO participations (game_id, user_id, subcommunity_id)
+     SELECT $1::uuid, $2::int, $4::int
+      WHERE EXISTS (SELECT 1 FROM memberships WHERE user_id = $2 AND community_id = $3 FOR KEY SHARE)
+        AND ($4::int IS NULL OR EXISTS (
+              SELECT 1 FROM memberships WHERE user_id = $2 AND community_id = $4::int FOR KEY SHARE))
      ON CONFLICT (game_id, user_id) DO UPDATE SET game_id = EXCLUDED.game_id RETURNING id`,
-    [game.uuid, userId, subId],
+    [game.uuid, userId, communityId, subId],
   );
-  return rows[0]!.id;
+  if (!rows[0]) throw notMember(game);
+  return rows[0].id;
+}
+
+/** The refusal of a player who is not (or no longer) a member of a game's community. */
+export const notMember = (game: Pick<Game, 'community'>) =>
+  new HttpError(403, `Join ${game.community.name} to play this game`);
+
+/** The community's id when the player is a member of it. */
+async function memberOf(db: Queryable, userId: number, endpoint: string): Promise<number | null> {
+  const { rows } = await db.query<{ id: number }>(
+    'SELECT c.id FROM communities c JOIN memberships m ON m.community_id = c.id AND m.user_id = $1 WHERE c.endpoint = $2',
+    [userId, endpoint],
+  );
+  return rows[0]?.id ?? null;
 }
 
 const onStep = (x: number, min: number, step: number) => {
@@ -148,16 +160,25 @@ export function validateAnswer(
   }
 }
 
-/** Stores (or replaces) one answer. */
+/**
+ * Stores (or replaces) one answer, if its participation still exists: false when it is gone (the
+ * player left the community since their entry was read), rather than a foreign-key error.
+ */
 export async function saveAnswer(
   db: Queryable,
   participationId: number,
   answer: AnswerPayload,
-): Promise<void> {
-  await db.query(
-    `INSERT INTO answers (participation_id, question_i, choice_i, number_answer) VALUES ($1, $2, $3, $4)
+): Promise<boolean> {
+  // FOR KEY SHARE waits for a leave under way (PostgreSQL) and then sees the entry gone; a plain
+  // EXISTS would see it still there and the insert would fail the foreign key.
+  const { rows } = await db.query(
+    `INSERT INTO answers (participation_id, question_i, choice_i, number_answer)
+     SELECT $1::int, $2::int, $3::int, $4::float8
+      WHERE EXISTS (SELECT 1 FROM participations WHERE id = $1 FOR KEY SHARE)
      ON CONFLICT (participation_id, question_i)
-     DO UPDATE SET choice_i = EXCLUDED.choice_i, number_answer = EXCLUDED.number_answer, answered_at = now()`,
+     DO UPDATE SET choice_i = EXCLUDED.choice_i, number_answer = EXCLUDED.number_answer, answered_at = now()
+     RETURNING 1`,
     [participationId, answer.question_i, answer.choice_i, answer.number_answer],
   );
+  return rows.length > 0;
 }

@@ -14,6 +14,10 @@ export interface QuestionRow {
   slider_unit: string | null;
   linked_vote_i: number | null;
   outcome: number | null;
+  /** A predict's outcome: a number, the crowd median, or entered by a host after standby. */
+  outcome_kind: 'number' | 'crowd' | 'pending' | null;
+  /** A voided question scores 0 for everyone (hosting spec §3). */
+  voided: boolean;
   secs_to_answer: number;
   choices: { text: string; image: string | null; i: number }[];
 }
@@ -22,7 +26,7 @@ export interface QuestionRow {
 export async function loadQuestionRows(db: Queryable, gameId: string): Promise<QuestionRow[]> {
   const { rows } = await db.query<QuestionRow>(
     `SELECT q.i, q.kind, q.text, q.image, q.slider_min, q.slider_max, q.slider_step, q.slider_unit,
-            q.linked_vote_i, q.outcome, q.secs_to_answer,
+            q.linked_vote_i, q.outcome, q.outcome_kind, q.voided, q.secs_to_answer,
             COALESCE((SELECT json_agg(json_build_object('text', c.text, 'image', c.image, 'i', c.i) ORDER BY c.i)
                         FROM choices c WHERE c.question_id = q.id), '[]') AS choices
        FROM questions q WHERE q.game_id = $1 ORDER BY q.i`,

@@ -16,7 +16,12 @@ export const gameRoom = (uuid: string) => `game:${uuid}`;
  * from then on it receives that game's 'game_state' changes. Game facts are public, as on the
  * community pages, so visitors may watch too.
  */
-export function registerDataNamespace(io: Server, ctx: AppContext) {
+export function registerDataNamespace(
+  io: Server,
+  ctx: AppContext,
+  /** The signed-in user of a socket's handshake cookie: the game's filters depend on who asks. */
+  viewerOf: (cookieHeader: string | undefined) => Promise<number | null>,
+) {
   // The root server carries no event map; each namespace is typed with its own from the contract.
   const nsp = (io as unknown as Server<DataClientToServer, DataServerToClient>).of(DATA_NAMESPACE);
   nsp.on('connection', (socket) => {
@@ -25,7 +30,8 @@ export function registerDataNamespace(io: Server, ctx: AppContext) {
       const parsed = uuidSchema.safeParse(uuid);
       if (!parsed.success) return ack(null);
       try {
-        const game = await loadGame(ctx.db, parsed.data, ctx.now());
+        const viewerId = await viewerOf(socket.request.headers.cookie);
+        const game = await loadGame(ctx.db, parsed.data, ctx.now(), viewerId);
         if (!game) return ack(null);
         await socket.join(gameRoom(game.uuid));
         ack(game);

@@ -35,7 +35,7 @@ export function pointsForAnswers(questions: QuestionRow[], answers: AnswerRow[])
   const points = new Map<string, number>();
   for (const q of questions) {
     const mine = answers.filter((a) => a.question_i === q.i);
-    if (q.kind === 'vote') {
+    if (q.kind === 'vote' || q.voided) {
       for (const a of mine) points.set(`${a.participation_id}:${q.i}`, 0);
     } else if (q.kind === 'guess') {
       const linked = q.linked_vote_i !== null ? questions.find((v) => v.i === q.linked_vote_i) : undefined;
@@ -149,8 +149,25 @@ async function writeScores(tx: Queryable, gameId: string): Promise<number> {
   return ordered.length;
 }
 
+/**
+ * Scores a scored game again, inside the caller's transaction: after a host corrects an outcome or
+ * voids a question (hosting spec §3), points, scores, ranks, percentiles and community ranks change
+ * together. The caller holds the game's row lock, so two corrections never interleave.
+ */
+export async function rescoreGame(tx: Queryable, gameId: string, after?: AfterScoring): Promise<void> {
+  await writeScores(tx, gameId);
+  if (after) await after(tx, gameId);
+}
+
 /** Extra work done inside the scoring transaction (the results feature caches statistics). */
 export type AfterScoring = (tx: Queryable, gameId: string) => Promise<void>;
+
+/**
+ * A predict question whose outcome a host enters after standby ('pending', hosting spec §3) holds
+ * its game in 'results' until it is entered or the question voided: such a game is not due.
+ */
+const NO_PENDING_OUTCOME = `NOT EXISTS (SELECT 1 FROM questions q WHERE q.game_id = games.id
+  AND q.outcome_kind = 'pending' AND q.outcome IS NULL AND NOT q.voided)`;
 
 /**
  * Scores a game whose schedule has reached `complete`, exactly once across every process: the
@@ -162,7 +179,8 @@ export type AfterScoring = (tx: Queryable, gameId: string) => Promise<void>;
 export async function scoreGame(db: Db, gameId: string, now: Date, after?: AfterScoring): Promise<boolean> {
   return db.transaction(async (tx) => {
     const claim = await tx.query(
-      'UPDATE games SET scored_at = $2, scoring_claimed_at = $2 WHERE id = $1 AND scored_at IS NULL AND complete_at <= $2 RETURNING id',
+      `UPDATE games SET scored_at = $2, scoring_claimed_at = $2
+        WHERE id = $1 AND scored_at IS NULL AND complete_at <= $2 AND ${NO_PENDING_OUTCOME} RETURNING id`,
       [gameId, now],
     );
     if (claim.rows.length === 0) return false;
@@ -172,10 +190,11 @@ export async function scoreGame(db: Db, gameId: string, now: Date, after?: After
   });
 }
 
-/** Ids of games whose schedule reached `complete` but are not scored yet. */
+/** Ids of games whose schedule reached `complete` but are not scored yet (and wait for no outcome). */
 export async function gamesDueForScoring(db: Queryable, now: Date): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
-    'SELECT id::text AS id FROM games WHERE scored_at IS NULL AND complete_at <= $1 ORDER BY complete_at LIMIT 50',
+    `SELECT id::text AS id FROM games WHERE scored_at IS NULL AND complete_at <= $1 AND ${NO_PENDING_OUTCOME}
+      ORDER BY complete_at LIMIT 50`,
     [now],
   );
   return rows.map((r) => r.id);

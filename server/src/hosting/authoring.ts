@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { type GameInput, gameInputSchema } from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
 import type { Queryable } from '../platform/db/database';
+import { insertGame } from './game-store';
 
 export interface CommunityInput {
   endpoint: string;
@@ -9,11 +9,14 @@ export interface CommunityInput {
   image?: string;
   description?: string;
   kind?: 'public' | 'geo';
+  /** Shown in community search (default true). */
+  listed?: boolean;
   /** Category names with their group (null group: 'Community Categories'). */
   categories?: { group: string | null; name: string }[];
 }
 
-async function categoryId(
+/** The category's id, creating it (and its group) when new; an existing category keeps its group. */
+export async function categoryId(
   db: Queryable,
   group: string | null,
   name: string,
@@ -44,8 +47,16 @@ async function categoryId(
 
 export async function createCommunity(db: Queryable, input: CommunityInput): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO communities (endpoint, name, image, description, kind) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [input.endpoint, input.name, input.image ?? '_.jpg', input.description ?? '', input.kind ?? 'public'],
+    `INSERT INTO communities (endpoint, name, image, description, kind, listed)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [
+      input.endpoint,
+      input.name,
+      input.image ?? '_.jpg',
+      input.description ?? '',
+      input.kind ?? 'public',
+      input.listed ?? true,
+    ],
   );
   const id = rows[0]!.id;
   for (const [i, c] of (input.categories ?? []).entries()) {
@@ -69,8 +80,15 @@ export async function createSeries(
   return rows[0]!.id;
 }
 
-/** Creates a game with its questions and choices; the input is validated by the contract schema. */
-export async function createGame(db: Queryable, seriesId: number, input: GameInput): Promise<string> {
+/**
+ * Creates a game with its questions and choices; the input is validated by the contract schema.
+ * Without a key, the game's uuid is its key (season files name games by key).
+ */
+export async function createGame(
+  db: Queryable,
+  seriesId: number,
+  input: GameInput & { key?: string },
+): Promise<string> {
   const game = gameInputSchema.parse(input);
   if (game.synchronous) {
     // Scoring runs at the complete time: a live game must be over by then, or its last answers
@@ -85,56 +103,61 @@ export async function createGame(db: Queryable, seriesId: number, input: GameInp
       );
     }
   }
-  const id = randomUUID();
+  return insertGame(db, seriesId, {
+    key: input.key,
+    name: game.name ?? null,
+    image: game.image ?? null,
+    open: game.schedule.open,
+    standby: game.schedule.standby,
+    complete: game.schedule.complete,
+    synchronous: game.synchronous,
+    speed_bonus: game.speed_bonus,
+    subcommunities: [...game.subcommunities].sort(),
+    questions: game.questions.map((q) => ({
+      kind: q.kind,
+      text: q.text,
+      image: q.image ?? null,
+      choices: q.choices.map((c) => ({ text: c.text, image: c.image ?? null })),
+      slider: q.kind === 'predict' && q.slider ? q.slider : null,
+      linked_vote_i: q.linked_vote_i ?? null,
+      // Authoring input knows two outcomes: a number, or none (the crowd median).
+      outcome_kind: q.kind !== 'predict' ? null : q.outcome != null ? 'number' : 'crowd',
+      outcome: q.kind === 'predict' ? (q.outcome ?? null) : null,
+      secs_to_answer: q.secs_to_answer,
+    })),
+  });
+}
+
+export async function updateCommunity(
+  db: Queryable,
+  id: number,
+  input: { name: string; description: string; image: string; listed: boolean },
+): Promise<void> {
   await db.query(
-    `INSERT INTO games (id, series_id, name, image, open_at, standby_at, complete_at, synchronous, speed_bonus)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      id,
-      seriesId,
-      game.name ?? null,
-      game.image ?? null,
-      game.schedule.open,
-      game.schedule.standby,
-      game.schedule.complete,
-      game.synchronous,
-      game.speed_bonus,
-    ],
+    'UPDATE communities SET name = $2, description = $3, image = $4, listed = $5 WHERE id = $1',
+    [id, input.name, input.description, input.image, input.listed],
   );
-  for (const endpoint of game.subcommunities) {
-    await db.query(
-      'INSERT INTO game_subcommunities (game_id, community_id) SELECT $1, id FROM communities WHERE endpoint = $2',
-      [id, endpoint],
-    );
-  }
-  for (const [i, q] of game.questions.entries()) {
-    const { rows } = await db.query<{ id: number }>(
-      `INSERT INTO questions (game_id, i, kind, text, image, slider_min, slider_max, slider_step, slider_unit,
-                              linked_vote_i, outcome, secs_to_answer)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-      [
-        id,
-        i,
-        q.kind,
-        q.text,
-        q.image ?? null,
-        q.slider?.min ?? null,
-        q.slider?.max ?? null,
-        q.slider?.step ?? null,
-        q.slider?.unit ?? null,
-        q.linked_vote_i ?? null,
-        q.outcome ?? null,
-        q.secs_to_answer,
-      ],
-    );
-    for (const [ci, c] of q.choices.entries()) {
-      await db.query('INSERT INTO choices (question_id, i, text, image) VALUES ($1, $2, $3, $4)', [
-        rows[0]!.id,
-        ci,
-        c.text,
-        c.image ?? null,
-      ]);
-    }
-  }
-  return id;
+}
+
+/** Sets a community's categories to exactly these (existing) category names. */
+export async function setCommunityCategories(db: Queryable, id: number, names: string[]): Promise<void> {
+  await db.query('DELETE FROM community_categories WHERE community_id = $1', [id]);
+  await db.query(
+    `INSERT INTO community_categories (community_id, category_id)
+     SELECT $1, id FROM categories WHERE name = ANY($2::text[])`,
+    [id, names],
+  );
+}
+
+export async function updateSeries(
+  db: Queryable,
+  id: number,
+  input: { name: string; description: string; image: string },
+): Promise<void> {
+  await db.query('UPDATE series SET name = $2, description = $3, image = $4 WHERE id = $1', [
+    id,
+    input.name,
+    input.description,
+    input.image,
+  ]);
 }

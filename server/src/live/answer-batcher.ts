@@ -11,12 +11,41 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-interface StoredRow {
+/** A key the insert did not store as sent: stored earlier with another answer, or never (entry gone). */
+interface ExceptionRow {
   participation_id: number;
   question_i: number;
   choice_i: number | null;
   number_answer: number | null;
+  /** No answer is stored under the key: the participation no longer exists. */
+  gone: boolean;
 }
+
+/** Why an answer was not stored: its participation is gone (the player left the game's community). */
+export class EntryGoneError extends Error {
+  constructor() {
+    super('The entry this answer belongs to no longer exists');
+    this.name = 'EntryGoneError';
+  }
+}
+
+/** Where a failed statement is reported (the app's logger). */
+export interface BatcherLog {
+  error(details: object, message: string): void;
+}
+
+/** A key's outcome when it is not "stored as sent" (the usual case, which keeps no entry). */
+type Outcome = { stored: LiveAnswer } | { error: unknown };
+
+/**
+ * An error one of the statement's rows caused (a value out of range, a participation deleted while
+ * the statement ran): storing the rest again without it succeeds. Other errors (a lost connection)
+ * would fail every retry.
+ */
+const isRowError = (err: unknown) => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+};
 
 /** How often a batch's stored answers are read back before its players are told it failed. */
 const READ_BACK_TRIES = 3;
@@ -55,16 +84,19 @@ export const BATCHER_DEFAULTS: BatcherOptions = {
  * event loop never waits on one row at a time. One statement is in flight at a time; whatever
  * arrives meanwhile goes out as the next batch the moment it returns. Each answer's promise
  * resolves only after its batch is stored, with the stored answer: the first one for that player
- * and question (repeats change nothing).
+ * and question (repeats change nothing). An answer whose entry is gone is refused alone
+ * (EntryGoneError); a statement that fails is logged and, when a row of it caused the failure,
+ * stored again without that row, so one player can never fail everyone's answers.
  */
 export class AnswerBatcher {
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> | undefined;
-  private log: BatchRecord[] = [];
+  private records: BatchRecord[] = [];
 
   constructor(
     private readonly db: Queryable,
+    private readonly log: BatcherLog,
     private readonly opts: BatcherOptions = BATCHER_DEFAULTS,
   ) {}
 
@@ -78,7 +110,7 @@ export class AnswerBatcher {
 
   /** The latest statements, oldest first. */
   recent(): BatchRecord[] {
-    return [...this.log];
+    return [...this.records];
   }
 
   /** Waits until everything queued so far is stored. */
@@ -110,10 +142,33 @@ export class AnswerBatcher {
     // A repeat within the batch (a double tap) gets what its first gets.
     const firsts = new Map<string, Pending>();
     for (const p of batch) if (!firsts.has(keyOf(p))) firsts.set(keyOf(p), p);
-    const unique = [...firsts.values()];
+    const outcomes = new Map<string, Outcome>();
+    await this.store([...firsts.values()], outcomes, true);
+    if (this.opts.keepRecords > 0) {
+      this.records.push({ at, answers: batch.length, ms: performance.now() - t0 });
+      if (this.records.length > this.opts.keepRecords) this.records.shift();
+    }
+    // A key without an outcome was stored as sent (or its participation was deleted since, with
+    // its answers: nobody is left to tell otherwise).
+    return () =>
+      this.settle(batch, (p) => {
+        const key = keyOf(p);
+        const outcome = outcomes.get(key);
+        if (!outcome) p.resolve(firsts.get(key)!.answer);
+        else if ('stored' in outcome) p.resolve(outcome.stored);
+        else p.reject(outcome.error);
+      });
+  }
+
+  /**
+   * Stores distinct keys with one statement, and records each key that was not stored as sent.
+   * A statement a row of it made fail is logged and stored again in halves, down to that row
+   * alone: one bad answer never fails the others (a few statements more, only when one fails).
+   */
+  private async store(rows: Pending[], outcomes: Map<string, Outcome>, whole: boolean): Promise<void> {
     // One JSON parameter: the driver's escaping of five arrays cost more per answer than the insert.
     const incoming = JSON.stringify(
-      unique.map((p) => ({
+      rows.map((p) => ({
         pid: p.participationId,
         qi: p.answer.question_i,
         ci: p.answer.choice_i,
@@ -121,66 +176,87 @@ export class AnswerBatcher {
         at_ms: p.answeredAt,
       })),
     );
-    const stored = new Map<string, LiveAnswer>();
     try {
-      // The statement returns only how many rows it inserted: first answers, nearly all of them,
-      // are stored as sent. Looking every key up for an earlier answer inside it cost PostgreSQL a
-      // lookup per answer, and on the benchmark's machine PostgreSQL shares the server's core.
-      const { rows } = await this.db.query<{ inserted: number }>(
+      // Only rows whose participation exists are inserted (a player who left the community keeps
+      // sending on an entry that is gone): one primary-key probe a row, as LATERAL … LIMIT 1,
+      // which the planner cannot turn into a join over every participation. The statement returns
+      // only how many rows it inserted: first answers, nearly all of them, are stored as sent.
+      // Looking every key up for an earlier answer inside it cost PostgreSQL a lookup per answer,
+      // and on the benchmark's machine PostgreSQL shares the server's core.
+      const { rows: result } = await this.db.query<{ inserted: number }>(
         `WITH inserted AS (
            INSERT INTO answers (participation_id, question_i, choice_i, number_answer, answered_at)
-           SELECT pid, qi, ci, num, to_timestamp(at_ms / 1000)
+           SELECT t.pid, t.qi, t.ci, t.num, to_timestamp(t.at_ms / 1000)
              FROM json_to_recordset($1::json) AS t(pid int, qi int, ci int, num float8, at_ms float8)
+            CROSS JOIN LATERAL (SELECT 1 FROM participations p WHERE p.id = t.pid LIMIT 1) entered
            ON CONFLICT (participation_id, question_i) DO NOTHING
            RETURNING 1
          )
          SELECT count(*)::int AS inserted FROM inserted`,
         [incoming],
       );
-      // Some key was stored before (a repeat, or a row another process committed while the insert
-      // waited on it): read back the stored answers that differ from the ones sent. The batch is
-      // stored by now, so this read is retried rather than telling players it was not.
-      if ((rows[0]?.inserted ?? 0) < unique.length) {
-        for (const r of await this.earlierAnswers(incoming))
-          stored.set(answerKey(r.participation_id, r.question_i), {
-            question_i: r.question_i,
-            choice_i: r.choice_i,
-            number_answer: r.number_answer,
-          });
+      // Some key was not inserted: stored before (a repeat, or a row another process committed
+      // while the insert waited on it), or its entry is gone. Read back which, for those keys
+      // alone. The batch is stored by now, so this read is retried rather than telling players it
+      // was not.
+      if ((result[0]?.inserted ?? 0) < rows.length) {
+        for (const r of await this.exceptions(incoming))
+          outcomes.set(
+            answerKey(r.participation_id, r.question_i),
+            r.gone
+              ? { error: new EntryGoneError() }
+              : {
+                  stored: { question_i: r.question_i, choice_i: r.choice_i, number_answer: r.number_answer },
+                },
+          );
       }
     } catch (err) {
-      return () => this.settle(batch, (p) => p.reject(err));
+      const split = rows.length > 1 && isRowError(err);
+      if (split && whole)
+        this.log.error(
+          { err, answers: rows.length },
+          `live answers: a batch of ${rows.length} failed; storing it again in halves, so that only the answers that fail are refused`,
+        );
+      else if (!split)
+        this.log.error(
+          {
+            err,
+            answers: rows.length,
+            first: rows[0] && answerKey(rows[0].participationId, rows[0].answer.question_i),
+          },
+          rows.length === 1 && !whole
+            ? 'live answers: an answer could not be stored; it was refused'
+            : `live answers: a batch of ${rows.length} could not be stored; its answers were refused`,
+        );
+      if (!split) {
+        for (const p of rows) outcomes.set(answerKey(p.participationId, p.answer.question_i), { error: err });
+        return;
+      }
+      const half = Math.ceil(rows.length / 2);
+      await this.store(rows.slice(0, half), outcomes, false);
+      await this.store(rows.slice(half), outcomes, false);
     }
-    if (this.opts.keepRecords > 0) {
-      this.log.push({ at, answers: batch.length, ms: performance.now() - t0 });
-      if (this.log.length > this.opts.keepRecords) this.log.shift();
-    }
-    // A key without a differing row was stored as sent (or its participation was deleted since,
-    // with its answers: nobody is left to tell otherwise).
-    return () =>
-      this.settle(batch, (p) => {
-        const key = keyOf(p);
-        p.resolve(stored.get(key) ?? firsts.get(key)!.answer);
-      });
   }
 
   /**
-   * The stored answers of these keys that differ from the ones given, in a statement of its own, so
-   * its snapshot sees rows other processes committed meanwhile. One primary-key lookup a key
-   * (LATERAL … LIMIT 1): as a plain join, the planner, which cannot see how many keys the JSON
-   * holds, chose plans that took ~3–4 ms instead of ~1 ms once the table held tens of thousands of
-   * answers. Tried up to READ_BACK_TRIES times: it only reads.
+   * The keys of `incoming` not stored as sent, in a statement of its own, so its snapshot sees rows
+   * other processes committed meanwhile: those stored with another answer (with it), and those
+   * with no answer at all, whose participation is gone (participations are never re-created under
+   * an id). One primary-key lookup a key (LATERAL … LIMIT 1): as a plain join, the planner, which
+   * cannot see how many keys the JSON holds, chose plans that took ~3–4 ms instead of ~1 ms once
+   * the table held tens of thousands of answers. Tried up to READ_BACK_TRIES times: it only reads.
    */
-  private async earlierAnswers(incoming: string): Promise<StoredRow[]> {
+  private async exceptions(incoming: string): Promise<ExceptionRow[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const { rows } = await this.db.query<StoredRow>(
-          `SELECT a.participation_id, a.question_i, a.choice_i, a.number_answer
+        const { rows } = await this.db.query<ExceptionRow>(
+          `SELECT i.pid AS participation_id, i.qi AS question_i, a.choice_i, a.number_answer,
+                  a.question_i IS NULL AS gone
              FROM json_to_recordset($1::json) AS i(pid int, qi int, ci int, num float8)
-             CROSS JOIN LATERAL (
+             LEFT JOIN LATERAL (
                SELECT * FROM answers WHERE participation_id = i.pid AND question_i = i.qi LIMIT 1
-             ) a
-            WHERE a.choice_i IS DISTINCT FROM i.ci OR a.number_answer IS DISTINCT FROM i.num`,
+             ) a ON true
+            WHERE a.question_i IS NULL OR a.choice_i IS DISTINCT FROM i.ci OR a.number_answer IS DISTINCT FROM i.num`,
           [incoming],
         );
         return rows;

@@ -2,6 +2,7 @@ import {
   GAME_NAMESPACE_PATTERN,
   type GameClientToServer,
   type GameServerToClient,
+  gameHandshakeQuerySchema,
   type LiveAnswerAck,
   liveAnswerSchema,
 } from '@hunch/contract';
@@ -10,11 +11,13 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import { answersOf, validateAnswer } from '../core/participation';
 import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
-import { AnswerBatcher, BATCHER_DEFAULTS } from './answer-batcher';
+import { AnswerBatcher, BATCHER_DEFAULTS, type BatcherLog, EntryGoneError } from './answer-batcher';
 import { SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
-import { countPlayers, enterLiveGame, isMember, membershipAndEntry } from './live-queries';
+import { countPlayers, enterLiveGame, playerStanding } from './live-queries';
+import { notInTime, representationRefusal } from './live-refusals';
 import { type LiveGameInfo, LiveScheduleCache } from './live-schedule';
+import { PlayerSockets } from './player-sockets';
 import { childNamespaces } from './transport/child-namespaces';
 import { LiveTransport, type TransportLog } from './transport/live-transport';
 
@@ -56,6 +59,9 @@ interface PlayerCount {
 /** The lobby and the countdown: counts go to everyone, as no question is due yet. */
 const beforeQuestions = (phase: LivePhase) => phase.kind === 'lobby' || phase.kind === 'countdown';
 
+/** Between server processes (Redis): a player left a community; each ends its sockets of theirs. */
+const LEFT_COMMUNITY = 'live:left-community';
+
 /** Resolves the logged-in user of a socket handshake from its session cookie. */
 export type HandshakeUser = (cookieHeader: string | undefined) => Promise<number | null>;
 
@@ -68,10 +74,10 @@ export function registerLiveNamespace(
   io: Server,
   ctx: AppContext,
   handshakeUser: HandshakeUser,
-  log: TransportLog,
+  log: TransportLog & BatcherLog,
 ) {
   const schedules = new LiveScheduleCache(ctx.db, () => ctx.now().getTime());
-  const batcher = new AnswerBatcher(ctx.db, {
+  const batcher = new AnswerBatcher(ctx.db, log, {
     ...BATCHER_DEFAULTS,
     keepRecords: ctx.config.benchMetrics ? 20_000 : 0,
   });
@@ -83,6 +89,7 @@ export function registerLiveNamespace(
   const counts = new Map<string, PlayerCount>();
   /** Answers this process received, by the way they came in (tests, benchmark). */
   const answerPaths = { direct: 0, ordinary: 0 };
+  const players = new PlayerSockets<LiveSocket>();
 
   const gameIdOf = (nsp: { name: string }) => nsp.name.slice('/game/'.length);
 
@@ -145,16 +152,28 @@ export function registerLiveNamespace(
       const gameId = gameIdOf(socket.nsp);
       const info = await schedules.get(gameId);
       if (!info) return next(new Error('No such live game'));
-      const { member, entry } = await membershipAndEntry(ctx.db, userId, info.communityId, gameId);
-      if (!member) return next(new Error(`Join ${info.communityName} to play`));
-      const sub = socket.handshake.query.subcommunity;
-      socket.data = {
+      // Validated at the edge like every payload; 'null' is what a client without a team sends.
+      const query = gameHandshakeQuerySchema.safeParse({ subcommunity: socket.handshake.query.subcommunity });
+      if (!query.success) return next(new Error('No such community in this game'));
+      const asked = query.data.subcommunity;
+      const sub = asked && asked !== 'null' ? asked : null;
+      // The community the player asks to play for, when the game has it: they must be its member,
+      // and it must be the one their entry represents (leaving it drops the representation).
+      const represented = sub ? info.subcommunities.get(sub) : undefined;
+      const standing = await playerStanding(
+        ctx.db,
         userId,
+        info.communityId,
         gameId,
-        subcommunity: typeof sub === 'string' && sub !== '' && sub !== 'null' ? sub.slice(0, 64) : null,
-        participationId: entry,
-        rttMs: 100,
-      };
+        represented?.id ?? null,
+      );
+      if (!standing.member) return next(new Error(`Join ${info.communityName} to play`));
+      if (represented) {
+        const refusal = representationRefusal(info, represented, standing.entry, standing.entrySub);
+        if (refusal) return next(new Error(refusal));
+        if (!standing.subMember) return next(new Error(`Join ${represented.name} to represent it`));
+      }
+      socket.data = { userId, gameId, subcommunity: sub, participationId: standing.entry, rttMs: 100 };
       next();
     } catch {
       next(new Error('The game is not available right now'));
@@ -165,6 +184,7 @@ export function registerLiveNamespace(
     const { gameId } = socket.data;
     const nsp = socket.nsp as LiveNamespace;
     broadcaster.join(socket);
+    players.add(socket);
 
     // An exponential moving average smooths out one slow round trip.
     const roundTrip = (ms: number) => {
@@ -236,10 +256,11 @@ export function registerLiveNamespace(
     if (info.subcommunities.size > 0) {
       const sub = subcommunity ? info.subcommunities.get(subcommunity) : undefined;
       if (!sub) return false;
-      if (!(await isMember(ctx.db, userId, sub.id))) return false;
       subId = sub.id;
     }
-    socket.data.participationId = await enterLiveGame(ctx.db, gameId, userId, subId);
+    const entry = await enterLiveGame(ctx.db, gameId, userId, info.communityId, subId);
+    if (entry === null) return false;
+    socket.data.participationId = entry;
     return true;
   }
 
@@ -255,21 +276,50 @@ export function registerLiveNamespace(
     // Scoring starts at the complete time: an answer after it would be stored but never counted.
     if (receivedAt >= info.completeAt) return { ok: false, error: 'This game is over' };
     if (!answerInTime(info.schedule, answer.question_i, receivedAt, socket.data.rttMs / 2)) {
-      return {
-        ok: false,
-        error:
-          receivedAt < info.schedule.startAt
-            ? 'The game has not started'
-            : 'Too late: this question is closed',
-      };
+      return { ok: false, error: notInTime(info.schedule, answer.question_i, receivedAt) };
     }
     validateAnswer(
       info.questions.find((q) => q.i === answer.question_i),
       answer,
     );
-    const stored = await batcher.add(participationId, answer, answeredAt(receivedAt, socket.data.rttMs / 2));
-    return { ok: true, answer: stored };
+    try {
+      const stored = await batcher.add(
+        participationId,
+        answer,
+        answeredAt(receivedAt, socket.data.rttMs / 2),
+      );
+      return { ok: true, answer: stored };
+    } catch (err) {
+      if (!(err instanceof EntryGoneError)) throw err;
+      // The player left the community and their entry went with it: this socket's answers stop
+      // here, before the database (its lobby join checks membership again).
+      if (socket.data.participationId === participationId) socket.data.participationId = null;
+      return { ok: false, error: `Join ${info.communityName} to play` };
+    }
   }
+
+  /**
+   * Ends this process's live sockets of a player who left a community: in the community's games,
+   * and where they play for it as a subcommunity. How many were ended.
+   */
+  async function endLocally(userId: number, communityId: number): Promise<number> {
+    let ended = 0;
+    for (const socket of players.of(userId)) {
+      // A game that cannot be read now is not kept open on a guess.
+      const info = await schedules.get(socket.data.gameId).catch(() => undefined);
+      const sub = socket.data.subcommunity ? info?.subcommunities.get(socket.data.subcommunity) : undefined;
+      if (!info || info.communityId === communityId || sub?.id === communityId) {
+        socket.disconnect(true);
+        ended++;
+      }
+    }
+    return ended;
+  }
+  // Another process's player left a community (its sockets may be here).
+  io.of('/').on(LEFT_COMMUNITY, (userId: unknown, communityId: unknown) => {
+    if (Number.isInteger(userId) && Number.isInteger(communityId))
+      endLocally(userId as number, communityId as number).catch(() => undefined);
+  });
 
   /** Brings a (re)connecting player up to date: phase, their answers, the question in progress. */
   async function resume(socket: LiveSocket, gameId: string) {
@@ -302,6 +352,14 @@ export function registerLiveNamespace(
     broadcaster,
     transport,
     answerPaths,
+    /**
+     * A player left a community: ends their live sockets in its games on every process (with
+     * REDIS_URL, the others hear of it through the adapter). Waits for this process's own.
+     */
+    async endPlayer(userId: number, communityId: number): Promise<number> {
+      if (ctx.config.redisUrl) io.serverSideEmit(LEFT_COMMUNITY, userId, communityId);
+      return endLocally(userId, communityId);
+    },
     /** The namespace of one game, for the driver's broadcasts (a child of the pattern namespace). */
     of(gameId: string): LiveNamespace {
       return io.of(`/game/${gameId}`) as unknown as LiveNamespace;

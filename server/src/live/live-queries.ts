@@ -9,41 +9,70 @@ export async function countPlayers(db: Queryable, gameId: string): Promise<numbe
   return rows[0]?.n ?? 0;
 }
 
-/** Whether a user may play in a community's game, and their entry in it if any: one round trip, at connection. */
-export async function membershipAndEntry(
+/** What a live connection needs to know of its player, in one round trip. */
+export interface PlayerStanding {
+  /** A member of the game's community. */
+  member: boolean;
+  /** Their entry in the game, if any. */
+  entry: number | null;
+  /** The community their entry represents (null: none, or no entry). */
+  entrySub: number | null;
+  /** A member of the subcommunity they ask to represent (false when they ask for none). */
+  subMember: boolean;
+}
+
+/**
+ * Whether a user may play in a community's game, their entry in it if any, and whether they may
+ * represent the subcommunity they ask for: one round trip, at connection.
+ */
+export async function playerStanding(
   db: Queryable,
   userId: number,
   communityId: number,
   gameId: string,
-): Promise<{ member: boolean; entry: number | null }> {
-  const { rows } = await db.query<{ member: boolean; entry: number | null }>(
+  subId: number | null,
+): Promise<PlayerStanding> {
+  const { rows } = await db.query<{
+    member: boolean;
+    entry: number | null;
+    entry_sub: number | null;
+    sub_member: boolean;
+  }>(
     `SELECT EXISTS (SELECT 1 FROM memberships WHERE user_id = $1 AND community_id = $2) AS member,
-            (SELECT id FROM participations WHERE game_id = $3 AND user_id = $1) AS entry`,
-    [userId, communityId, gameId],
+            e.id AS entry, e.subcommunity_id AS entry_sub,
+            EXISTS (SELECT 1 FROM memberships WHERE user_id = $1 AND community_id = $4::int) AS sub_member
+       FROM (SELECT 1) one
+       LEFT JOIN participations e ON e.game_id = $3 AND e.user_id = $1`,
+    [userId, communityId, gameId, subId],
   );
-  return { member: rows[0]?.member ?? false, entry: rows[0]?.entry ?? null };
+  const row = rows[0];
+  return {
+    member: row?.member ?? false,
+    entry: row?.entry ?? null,
+    entrySub: row?.entry_sub ?? null,
+    subMember: row?.sub_member ?? false,
+  };
 }
 
-/** Whether a user has joined a community (a subcommunity a player represents). */
-export async function isMember(db: Queryable, userId: number, communityId: number): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM memberships WHERE user_id = $1 AND community_id = $2', [
-    userId,
-    communityId,
-  ]);
-  return rows.length > 0;
-}
-
-/** Enters a player into a live game (again: the existing entry, subcommunity unchanged). Its id. */
+/**
+ * Enters a player into a live game (again: the existing entry, subcommunity unchanged), if they
+ * are still a member of its community and of the subcommunity they represent: the socket may have
+ * connected before they left. Its id, or null when they are not.
+ */
 export async function enterLiveGame(
   db: Queryable,
   gameId: string,
   userId: number,
+  communityId: number,
   subcommunityId: number | null,
-): Promise<number> {
+): Promise<number | null> {
   const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO participations (game_id, user_id, subcommunity_id) VALUES ($1, $2, $3)
+    `INSERT INTO participations (game_id, user_id, subcommunity_id)
+     SELECT $1::uuid, $2::int, $4::int
+      WHERE EXISTS (SELECT 1 FROM memberships WHERE user_id = $2 AND community_id = $3)
+        AND ($4::int IS NULL OR EXISTS (SELECT 1 FROM memberships WHERE user_id = $2 AND community_id = $4::int))
      ON CONFLICT (game_id, user_id) DO UPDATE SET game_id = EXCLUDED.game_id RETURNING id`,
-    [gameId, userId, subcommunityId],
+    [gameId, userId, communityId, subcommunityId],
   );
-  return rows[0]!.id;
+  return rows[0]?.id ?? null;
 }

@@ -17,6 +17,7 @@ import type { Db } from '../platform/db/database';
 import { openPostgres } from '../platform/db/postgres';
 import { makeGame } from '../test/factories';
 import { registerOverHttp } from '../test/http-session';
+import { highLimitsEnv } from '../test/test-limits';
 import { until } from '../test/until';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -53,6 +54,8 @@ async function startProcess(databaseUrl: string, dataDir: string): Promise<Proc>
       HOST: '127.0.0.1',
       SEED_DEMO: '0',
       LOG_LEVEL: 'warn',
+      // Registration limits count in the shared Redis, across test runs too.
+      ...highLimitsEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -118,6 +121,25 @@ describe.runIf(pgUrl && redisUrl)('scale-out: two processes, Redis, PostgreSQL',
     await admin.end();
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
+
+  it('ends the live socket a player has on another process when they leave the community', async () => {
+    const [p1, p2] = procs as [Proc, Proc];
+    const g = await makeGame(db, new Date(), { synchronous: true });
+    const account = await registerOverHttp(p1.url);
+    expect((await account.call('PUT', `/api/community_membership/${g.community.endpoint}`)).status).toBe(200);
+    const p = player(p2.url, g.uuid, account.cookie());
+    let reason: string | null = null;
+    p.socket.on('disconnect', (r) => {
+      reason = r;
+    });
+    expect(await p.socket.emitWithAck('lobby')).toBe(true);
+    // Left through the first process; the socket is on the second (the adapter carries the word).
+    expect((await account.call('DELETE', `/api/community_membership/${g.community.endpoint}`)).status).toBe(
+      200,
+    );
+    await until(() => reason !== null, 10_000);
+    expect(reason).toBe('io server disconnect');
+  }, 30_000);
 
   it('finishes a live game on the surviving process after the driver is SIGKILLed mid-question', async () => {
     const [p1, p2] = procs as [Proc, Proc];

@@ -1,3 +1,4 @@
+import type { AppHooks } from './app-hooks';
 import type { Config } from './config';
 import type { Db } from './db/database';
 
@@ -9,4 +10,6 @@ export interface AppContext {
   uploadsDir: string;
   /** The clock. Tests move it to play a whole game schedule in a second. */
   now: () => Date;
+  /** What one feature announces for another to act on (app/ wires them). */
+  hooks: AppHooks;
 }

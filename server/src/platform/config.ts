@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { RateLimitName } from '@hunch/contract';
 import { z } from 'zod';
 
 /** Every environment variable the server reads, parsed once at start. The README lists them. */
@@ -16,6 +17,25 @@ const envSchema = z.object({
   LIVE_DEMO_EVERY_S: z.coerce.number().int().min(20).max(86_400).default(300),
   LIVE_DEMO_LOBBY_S: z.coerce.number().int().min(10).max(86_400).default(180),
   LIVE_DEMO_QUESTION_S: z.coerce.number().int().min(5).max(120).default(15),
+  ADMIN_USERS: z.string().default(''),
+  REQUEST_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(60),
+  HEADERS_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(15),
+  ALLOWED_ORIGINS: z
+    .string()
+    .transform((list, ctx) =>
+      list
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+        .map((o) => {
+          const origin = URL.canParse(o) ? new URL(o).origin : 'null';
+          if (origin === 'null') ctx.addIssue({ code: 'custom', message: `not an origin: ${o}` });
+          return origin;
+        }),
+    )
+    .optional(),
+  LIMIT_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  LIMIT_FIELD_CHECKS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
 });
 
 export interface Config {
@@ -33,6 +53,17 @@ export interface Config {
   benchMetrics: boolean;
   /** The demo live series: a game every `everyS` seconds, lobby open `lobbyS` before, `questionS` per question. */
   liveDemo: { everyS: number; lobbyS: number; questionS: number };
+  /** Usernames (lower case) that are admins, whenever their account is registered (hosting spec §1). */
+  adminUsers: string[];
+  /**
+   * How long a request may take to arrive: its headers, and the whole of it with its body. Past
+   * either the connection is answered 408 and closed (a slow client holds no socket for long).
+   */
+  timeouts: { headersMs: number; requestMs: number };
+  /** Origins (scheme://host[:port]) allowed to open sockets besides the app's own: its Host. */
+  allowedOrigins: string[];
+  /** Requests per address in a window, for the routes that declare a limit (contract: `rateLimit`). */
+  rateLimits: Record<RateLimitName, { max: number; windowMs: number }>;
 }
 
 const on = (v: string) => v === '1' || v === 'true';
@@ -61,6 +92,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       everyS: e.LIVE_DEMO_EVERY_S,
       lobbyS: Math.min(e.LIVE_DEMO_LOBBY_S, e.LIVE_DEMO_EVERY_S),
       questionS: e.LIVE_DEMO_QUESTION_S,
+    },
+    adminUsers: [
+      ...new Set(
+        e.ADMIN_USERS.split(',')
+          .map((u) => u.trim().toLowerCase())
+          .filter((u) => u !== ''),
+      ),
+    ],
+    // Node refuses a headers limit longer than the whole request's.
+    timeouts: {
+      headersMs: Math.min(e.HEADERS_TIMEOUT_S, e.REQUEST_TIMEOUT_S) * 1000,
+      requestMs: e.REQUEST_TIMEOUT_S * 1000,
+    },
+    allowedOrigins: e.ALLOWED_ORIGINS ?? [],
+    rateLimits: {
+      registrations: { max: e.LIMIT_REGISTRATIONS_PER_HOUR, windowMs: 3_600_000 },
+      fieldChecks: { max: e.LIMIT_FIELD_CHECKS_PER_MINUTE, windowMs: 60_000 },
     },
   };
 }

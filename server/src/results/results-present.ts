@@ -94,9 +94,10 @@ function truths(
 }
 
 /**
- * Statistics per question for everyone, or for one group when `filtered`. A filtered question
- * answered by 1 to 4 players of the group (rules withheld) shows zeros and withheld: true, so no
- * small group's answers (minors play) can be read off.
+ * Statistics per question for everyone, or for one group when `filtered`. A group the rules
+ * withhold (withheldGroups: too small, or able to single out a small group by subtraction, decision
+ * 019) shows zeros and withheld: true in every question; a group answering a question with 1 to 4
+ * players (rules withheld) too, should the cache ever hold one.
  */
 export function presentQuestionStats(
   questions: readonly QuestionRow[],
@@ -112,7 +113,7 @@ export function presentQuestionStats(
     const bounds = q.kind === 'predict' ? numericBuckets([], sliderOf(q)) : [];
     const raw = q.kind === 'predict' ? bounds.map((_, k) => slots?.get(k) ?? 0) : choiceCounts(q, slots);
     const total = raw.reduce((sum, c) => sum + c, 0);
-    const hide = filtered && withheld(total);
+    const hide = filtered && (counts.groupWithheld || withheld(total));
     const cts = hide ? raw.map(() => 0) : raw;
     const n = hide ? 0 : total;
     const base = { ...truths(q, byIndex, counts.all, medians), n, withheld: hide };

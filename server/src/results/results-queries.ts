@@ -1,5 +1,6 @@
 import { gameStateAt } from '@hunch/rules';
 import type { Queryable } from '../platform/db/database';
+import { MARKER } from './results-stats-cache';
 
 /** What the results calls need to know about a game; lighter than loadGame (no participant count). */
 export interface ResultsGame {
@@ -225,6 +226,8 @@ export async function findGameSubcommunity(
 export interface CachedCounts {
   all: Map<number, Map<number, number>>;
   group: Map<number, Map<number, number>>;
+  /** The group asked for is withheld (rules withheldGroups): it has no counts to show. */
+  groupWithheld: boolean;
 }
 
 export async function cachedCounts(
@@ -237,8 +240,13 @@ export async function cachedCounts(
       WHERE game_id = $1 AND ((group_kind = 'all' AND group_value = '') OR (group_kind = $2 AND group_value = $3))`,
     [gameId, group?.kind ?? 'all', group?.value ?? ''],
   );
-  const out: CachedCounts = { all: new Map(), group: new Map() };
+  const out: CachedCounts = { all: new Map(), group: new Map(), groupWithheld: false };
   for (const r of rows) {
+    // Marker rows (results-stats-cache MARKER) carry no counts: a withheld group, the rule version.
+    if (r.slot === MARKER) {
+      if (r.grp) out.groupWithheld = true;
+      continue;
+    }
     const target = r.grp ? out.group : out.all;
     const slots = target.get(r.question_i) ?? new Map<number, number>();
     slots.set(r.slot, r.ct);

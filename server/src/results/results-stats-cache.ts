@@ -1,10 +1,15 @@
 import { STATS_BUCKETS } from '@hunch/contract';
-import { AGE_BRACKETS } from '@hunch/rules';
+import { AGE_BRACKETS, type StatsCell, WITHHOLDING_RULE_VERSION, withheldGroups } from '@hunch/rules';
 import type { Db, Queryable } from '../platform/db/database';
 
 // The per-game statistics cache (tables in migrations/003-results-indexes.sql): a scored game's
 // answer counts per question, slot and group, and its crowd medians, so question statistics read
-// a few hundred rows however many played.
+// a few hundred rows however many played. Rows at question_i = -1, slot = -1 are markers, never
+// counts: under 'all' the withholding rule the cache was built with (ct = its version), under a
+// group that the group is withheld (decision 019: its counts are not stored at all).
+
+/** question_i and slot of the marker rows. */
+export const MARKER = -1;
 
 /** Where each bracket after the first starts ('18-24' -> 18): rules ageBracket's thresholds. */
 const BRACKET_STARTS = AGE_BRACKETS.slice(1).map((label) => Number.parseInt(label, 10));
@@ -49,10 +54,10 @@ function bucketJoins(v: string, lo: string, hi: string, n: number): string {
 
 /**
  * Precomputes a scored game's statistics: counts per question and slot for everyone and per age,
- * geo and community group, and the crowd median of each predict question. Set-based, so a game of
- * a million players builds in seconds. Replaces whatever was built before, so scoring again (say
- * after a host corrects an outcome) stays right. Call inside the scoring transaction, after the
- * scores are written.
+ * geo and community group (but the groups the rules withhold), and the crowd median of each
+ * predict question. Set-based, so a game of a million players builds in seconds. Replaces whatever
+ * was built before, so scoring again (say after a host corrects an outcome) stays right. Call
+ * inside the scoring transaction, after the scores are written.
  */
 export async function buildStatsCache(tx: Queryable, gameId: string): Promise<void> {
   await tx.query('DELETE FROM question_stats_cache WHERE game_id = $1', [gameId]);
@@ -74,8 +79,7 @@ export async function buildStatsCache(tx: Queryable, gameId: string): Promise<vo
             unnest($2::int[]) WITH ORDINALITY AS s(y, k) ORDER BY s.k`,
     [gameId, BRACKET_STARTS],
   );
-  await tx.query(
-    `WITH counted AS (
+  const counted = `counted AS (
        SELECT a.question_i,
               CASE WHEN q.kind = 'predict' THEN a.number_answer ELSE a.choice_i END AS val,
               ${bracketCase('u.date_of_birth', (years) => `$${BRACKET_STARTS.indexOf(years) + 2}::date`)} AS age,
@@ -89,7 +93,10 @@ export async function buildStatsCache(tx: Queryable, gameId: string): Promise<vo
         WHERE p.game_id = $1
           AND CASE WHEN q.kind = 'predict'
                    THEN a.number_answer IS NOT NULL AND a.number_answer <> 'NaN'::float8
-                   ELSE c.i IS NOT NULL END),
+                   ELSE c.i IS NOT NULL END)`;
+  const params = [gameId, ...cutoffs.map((c) => c.d)];
+  await tx.query(
+    `WITH ${counted},
      grouped AS (
        SELECT question_i, val,
               CASE WHEN GROUPING(age) = 0 THEN 'age' WHEN GROUPING(geo) = 0 THEN 'geo'
@@ -107,8 +114,9 @@ export async function buildStatsCache(tx: Queryable, gameId: string): Promise<vo
        ${bucketJoins('gr.val', 'q.slider_min', 'q.slider_max', STATS_BUCKETS)}
       WHERE gr.group_kind = 'all' OR gr.group_value IS NOT NULL
       GROUP BY 1, 2, 3, 4, 5`,
-    [gameId, ...cutoffs.map((c) => c.d)],
+    params,
   );
+  await withholdGroups(tx, gameId, counted, params);
   // The median as rules predictTruthCrowd takes it: the middle value, or the mean of the two middle
   // values, of every numeric answer (percentile_cont would interpolate with different rounding).
   await tx.query(
@@ -129,18 +137,75 @@ export async function buildStatsCache(tx: Queryable, gameId: string): Promise<vo
 }
 
 /**
+ * Which groups the rules withhold (withheldGroups, from the answers per question and combination
+ * of age, geo and subcommunity), then drops their counts and marks them withheld; and records the
+ * rule's version.
+ */
+async function withholdGroups(
+  tx: Queryable,
+  gameId: string,
+  counted: string,
+  params: unknown[],
+): Promise<void> {
+  const { rows } = await tx.query<{
+    question_i: number;
+    age: string | null;
+    geo: string | null;
+    sub: string | null;
+    n: number;
+  }>(
+    `WITH ${counted}
+     SELECT question_i, age, geo, sub, count(*)::int AS n FROM counted GROUP BY 1, 2, 3, 4`,
+    params,
+  );
+  const cells = rows.map(
+    (r): StatsCell => ({ question: r.question_i, age: r.age, geo: r.geo, community: r.sub, n: r.n }),
+  );
+  const withheld = withheldGroups(cells);
+  const kinds: string[] = [];
+  const values: string[] = [];
+  for (const kind of ['age', 'geo', 'community'] as const) {
+    for (const value of withheld[kind]) {
+      kinds.push(kind);
+      values.push(value);
+    }
+  }
+  if (kinds.length > 0) {
+    await tx.query(
+      `DELETE FROM question_stats_cache s USING unnest($2::text[], $3::text[]) AS w(kind, value)
+        WHERE s.game_id = $1 AND s.group_kind = w.kind AND s.group_value = w.value`,
+      [gameId, kinds, values],
+    );
+  }
+  await tx.query(
+    `INSERT INTO question_stats_cache (game_id, group_kind, group_value, question_i, slot, ct)
+     SELECT $1::uuid, w.kind, w.value, $4::int, $4::int, 0 FROM unnest($2::text[], $3::text[]) AS w(kind, value)
+     UNION ALL SELECT $1::uuid, 'all', '', $4::int, $4::int, $5::int`,
+    [gameId, kinds, values, MARKER, WITHHOLDING_RULE_VERSION],
+  );
+}
+
+/** The withholding rule version a game's statistics were built with; undefined when not built. */
+async function builtVersion(db: Queryable, gameId: string): Promise<number | undefined> {
+  const { rows } = await db.query<{ ct: number }>(
+    `SELECT ct FROM question_stats_cache
+      WHERE game_id = $1 AND group_kind = 'all' AND group_value = '' AND question_i = $2 AND slot = $2`,
+    [gameId, MARKER],
+  );
+  return rows[0]?.ct;
+}
+
+/**
  * Builds the statistics of a complete game that has none yet (scored before the cache existed,
- * or by a scorer that did not build it). The marker row's insert serialises racing readers: the
- * loser waits for the winner's commit, then finds the work done.
+ * or by a scorer that did not build it), or that were built under an older withholding rule.
+ * Locking the game's marker row serialises racing readers: the loser waits for the winner's
+ * commit, then finds the work done.
  */
 export async function ensureStatsCache(db: Db, gameId: string): Promise<void> {
-  const { rows } = await db.query('SELECT 1 FROM question_stats_built WHERE game_id = $1', [gameId]);
-  if (rows.length > 0) return;
+  if ((await builtVersion(db, gameId)) === WITHHOLDING_RULE_VERSION) return;
   await db.transaction(async (tx) => {
-    const claim = await tx.query(
-      'INSERT INTO question_stats_built (game_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING game_id',
-      [gameId],
-    );
-    if (claim.rows.length > 0) await buildStatsCache(tx, gameId);
+    await tx.query('INSERT INTO question_stats_built (game_id) VALUES ($1) ON CONFLICT DO NOTHING', [gameId]);
+    await tx.query('SELECT 1 FROM question_stats_built WHERE game_id = $1 FOR UPDATE', [gameId]);
+    if ((await builtVersion(tx, gameId)) !== WITHHOLDING_RULE_VERSION) await buildStatsCache(tx, gameId);
   });
 }

@@ -28,11 +28,13 @@ type Response = {
 
 /**
  * What the statistics must be, worked out with the rules functions from the answers the scenario
- * generated: counts of the group (zeroed when a filtered group is too small), truths of everyone.
+ * generated: counts of the group (zeroed when a filtered group is too small, or `hidden`: withheld
+ * so that subtraction cannot single out a small one), truths of everyone.
  */
 function expectedStats(
   players: readonly StatsPlayer[],
   inGroup: ((p: StatsPlayer) => boolean) | null,
+  hidden = false,
 ): QuestionStats[] {
   const group = inGroup ? players.filter(inGroup) : players;
   const answersTo = (ps: readonly StatsPlayer[], qi: number) =>
@@ -41,7 +43,7 @@ function expectedStats(
     if (q.kind === 'predict') {
       const buckets = numericBuckets(answersTo(group, qi), q.slider!);
       const n = buckets.reduce((sum, b) => sum + b.ct, 0);
-      const hide = inGroup !== null && withheld(n);
+      const hide = inGroup !== null && (hidden || withheld(n));
       const truth = q.outcome ?? predictTruthCrowd(answersTo(players, qi));
       return {
         choices: {},
@@ -56,7 +58,7 @@ function expectedStats(
       statsQuestions[i]!.choices!.map((_, c) => answersTo(ps, i).filter((v) => v === c).length);
     const own = counts(group, qi);
     const n = own.reduce((sum, c) => sum + c, 0);
-    const hide = inGroup !== null && withheld(n);
+    const hide = inGroup !== null && (hidden || withheld(n));
     const shown = hide ? own.map(() => 0) : own;
     const shares = choiceShares(shown);
     const source = q.kind === 'guess' && q.linked_vote_i != null ? q.linked_vote_i : qi;
@@ -128,13 +130,14 @@ describe.each(dbKinds)('question statistics on %s', (kind) => {
     }
   });
 
-  it('withholds a filtered group of 4 but shows a group of 5, keeping the truths of everyone', async () => {
+  it('withholds a group of 4 and the next smallest (5), keeping the truths of everyone', async () => {
     const all = await stats();
+    // Everyone minus the shown brackets would give the 4 aged 60: so the 5 aged 50 go with them.
     const five = await stats('?age=45-54');
-    expect(five.stats).toEqual(expectedStats(big.players, (p) => p.age === 50));
-    expect(five.stats.every((st) => !st.withheld && st.n === 5)).toBe(true);
+    expect(five.stats).toEqual(expectedStats(big.players, (p) => p.age === 50, true));
+    expect(five.stats.every((st) => st.withheld && st.n === 0)).toBe(true);
     const four = await stats('?age=55-64');
-    expect(four.stats).toEqual(expectedStats(big.players, (p) => p.age === 60));
+    expect(four.stats).toEqual(expectedStats(big.players, (p) => p.age === 60, true));
     for (const [qi, st] of four.stats.entries()) {
       expect(st).toMatchObject({ n: 0, withheld: true });
       expect(Object.values(st.choices).every((c) => c.ct === 0 && c.per === 0)).toBe(true);

@@ -3,6 +3,7 @@ import { hashPassword } from '../accounts/passwords';
 import { ensureGeoCommunity } from '../accounts/registration';
 import { loadQuestionRows } from '../core/question-queries';
 import { createCommunity, createGame, createSeries } from '../hosting/authoring';
+import { addHost } from '../hosting/host-queries';
 import type { AppContext } from '../platform/app-context';
 import type { Queryable } from '../platform/db/database';
 import { badgeImage, storeImage } from '../platform/images';
@@ -19,9 +20,14 @@ import { type Random, seededRandom } from './seeded-random';
 
 /** A demo account anyone can log in with (README). */
 export const DEMO_LOGIN = { username: 'demo_player', password: 'hunch123' } as const;
+/** A demo account that hosts every demo community, so the console can be tried at once (README). */
+export const DEMO_HOST = { username: 'demo_host', password: 'hunch123' } as const;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+// Any constant apart from the migrations' (platform/db/migrate.ts): the processes starting on one
+// database take it in turn, so only the first seeds.
+const SEED_LOCK = 72_410_002;
 
 export interface SeedOptions {
   players: number;
@@ -66,7 +72,11 @@ export async function seedDemoIfEmpty(
     );
   }
   const demoHash = await hashPassword(DEMO_LOGIN.password);
-  await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
+    // Claimed as the migrations are: whoever waited here finds the content there and leaves it.
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK]);
+    const again = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM communities');
+    if (again.rows[0]!.n > 0) return false;
     const rnd = seededRandom(20261122);
     const communityIds = new Map<string, number>();
     for (const c of demoCommunities) {
@@ -78,8 +88,29 @@ export async function seedDemoIfEmpty(
     const players = await seedPlayers(tx, ctx, rnd, options.players, demoHash);
     await seedMemberships(tx, rnd, players, communityIds);
     await seedGames(tx, ctx, rnd, communityIds, images);
+    await seedDemoHost(tx, demoHash, [...communityIds.values()]);
+    return true;
   });
-  return true;
+}
+
+/** demo_host: lives where demo_player lives (same password), hosts the demo communities, plays none. */
+async function seedDemoHost(tx: Queryable, hash: string, communityIds: number[]): Promise<void> {
+  const { rows } = await tx.query<{ id: number }>(
+    `INSERT INTO users (username, username_key, email, email_key, password_hash, zipcode, geo_community_id,
+                        date_of_birth, is_demo)
+     SELECT $1, lower($1), $2, lower($2), $3, zipcode, geo_community_id, date_of_birth, true
+       FROM users WHERE username_key = $4
+     RETURNING id`,
+    [DEMO_HOST.username, `${DEMO_HOST.username}@demo.hunch.example`, hash, DEMO_LOGIN.username],
+  );
+  const host = rows[0]!;
+  // Like every registration, a member of its geo-group.
+  await tx.query(
+    `INSERT INTO memberships (user_id, community_id)
+     SELECT id, geo_community_id FROM users WHERE id = $1 AND geo_community_id IS NOT NULL`,
+    [host.id],
+  );
+  for (const id of communityIds) await addHost(tx, id, host.id);
 }
 
 interface DemoPlayer {

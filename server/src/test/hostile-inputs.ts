@@ -136,3 +136,38 @@ export const hostileMultipart: fc.Arbitrary<{ contentType: string; body: Buffer 
     ]),
   })),
 );
+
+/** Binary attachments: socket.io sends each Buffer as a frame of its own after the packet. */
+export const hostileBinary: fc.Arbitrary<Buffer> = fc.oneof(
+  fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+  fc.constantFrom(Buffer.alloc(0), Buffer.from('\u0000'), Buffer.alloc(200_000, 0xff)),
+);
+
+/** A socket payload: any hostile value, a binary attachment, or binary inside an object or array. */
+export const hostileSocketValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: hostileValue },
+  { weight: 1, arbitrary: hostileBinary },
+  { weight: 1, arbitrary: fc.array(fc.oneof(hostileBinary, hostileValue), { minLength: 1, maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.dictionary(hostileString, hostileBinary, { minKeys: 1, maxKeys: 3 }) },
+);
+
+/**
+ * The arguments of a socket event before its acknowledgement: as many as the event takes (each an
+ * object with the argument's own keys, a hostile value, or one of `plausible`), or too few or too
+ * many. `plausible` values get a handler past its first check to the parts behind it.
+ */
+export function hostileArgs(
+  argKeys: readonly (readonly string[])[],
+  plausible: fc.Arbitrary<unknown>[] = [],
+): fc.Arbitrary<unknown[]> {
+  const arg = (keys: readonly string[]) =>
+    fc.oneof(
+      hostileSocketValue,
+      hostileObject(keys),
+      ...(plausible.length ? [{ weight: 2, arbitrary: fc.oneof(...plausible) }] : []),
+    );
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.tuple(...argKeys.map(arg)) as fc.Arbitrary<unknown[]> },
+    { weight: 1, arbitrary: fc.array(hostileSocketValue, { maxLength: 4 }) },
+  );
+}

@@ -4,9 +4,11 @@ import path from 'node:path';
 import { buildApp } from '../app';
 import { attachRealtime } from '../app/realtime';
 import type { AppContext } from '../platform/app-context';
+import { AppHooks } from '../platform/app-hooks';
 import { loadConfig } from '../platform/config';
 import { ensureDefaultImages } from '../platform/images';
 import { type DbKind, openTestDb } from './test-db';
+import { highLimitsEnv } from './test-limits';
 
 /**
  * The real app listening on a free port, with socket.io, on a test database of its own; `env` adds
@@ -16,8 +18,13 @@ export async function startLiveTestServer(kind: DbKind, env: NodeJS.ProcessEnv =
   const db = await openTestDb(kind);
   const uploadsDir = await mkdtemp(path.join(tmpdir(), 'hunch-live-'));
   await ensureDefaultImages(uploadsDir);
-  const config = { ...loadConfig(env), logLevel: 'silent', webDist: undefined, dataDir: uploadsDir };
-  const ctx: AppContext = { db, config, uploadsDir, now: () => new Date() };
+  const config = {
+    ...loadConfig({ ...highLimitsEnv, ...env }),
+    logLevel: 'silent',
+    webDist: undefined,
+    dataDir: uploadsDir,
+  };
+  const ctx: AppContext = { db, config, uploadsDir, now: () => new Date(), hooks: new AppHooks() };
   const app = await buildApp(ctx);
   const realtime = await attachRealtime(app, ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });

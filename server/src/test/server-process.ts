@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { highLimitsEnv } from './test-limits';
 
 /** The repository's root: server processes start from there as `npm start` starts them. */
 export const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -38,6 +39,7 @@ export function startServerProcess(
       SEED_DEMO: '0',
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      ...highLimitsEnv,
       ...env,
     },
   });

@@ -4,9 +4,12 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app';
 import type { AppContext } from '../platform/app-context';
-import { loadConfig } from '../platform/config';
+import { AppHooks } from '../platform/app-hooks';
+import { type Config, loadConfig } from '../platform/config';
+import type { Db } from '../platform/db/database';
 import { ensureDefaultImages } from '../platform/images';
 import { type DbKind, openTestDb } from './test-db';
+import { highLimitsEnv } from './test-limits';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -17,14 +20,32 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** `ready: false` leaves the app open to more routes (to test what may be registered). */
-export async function startTestApp(kind: DbKind, { ready = true } = {}): Promise<TestApp> {
-  const db = await openTestDb(kind);
+/**
+ * `ready: false` leaves the app open to more routes (to test what may be registered); `config`
+ * overrides settings (the limit tests put back the real rate limits: `loadConfig({}).rateLimits`);
+ * `db` hands the app the real database through a wrapper of the test's (to run something between
+ * two of a request's statements).
+ */
+export async function startTestApp(
+  kind: DbKind,
+  {
+    ready = true,
+    config: overrides = {},
+    db: wrap = (db) => db,
+  }: { ready?: boolean; config?: Partial<Config>; db?: (db: Db) => Db } = {},
+): Promise<TestApp> {
+  const db = wrap(await openTestDb(kind));
   const uploadsDir = await mkdtemp(path.join(tmpdir(), 'hunch-uploads-'));
   await ensureDefaultImages(uploadsDir);
   const clock = { now: new Date() };
-  const config = { ...loadConfig({}), logLevel: 'silent', webDist: undefined, dataDir: uploadsDir };
-  const ctx: AppContext = { db, config, uploadsDir, now: () => clock.now };
+  const config = {
+    ...loadConfig(highLimitsEnv),
+    logLevel: 'silent',
+    webDist: undefined,
+    dataDir: uploadsDir,
+    ...overrides,
+  };
+  const ctx: AppContext = { db, config, uploadsDir, now: () => clock.now, hooks: new AppHooks() };
   const app = await buildApp(ctx);
   if (ready) await app.ready();
   return {

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { accountMessages } from '@hunch/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './http-error';
@@ -32,4 +34,28 @@ export function installErrorHandler(app: FastifyInstance): void {
       .type('text/plain; charset=utf-8')
       .send('Something went wrong on our side. Please try again.');
   });
+}
+
+/** Node's refusals before a request reaches Fastify (a slow client, oversized headers), in words. */
+const clientErrors: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive'],
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
+};
+
+/**
+ * Fastify's `clientErrorHandler`: answers as the app does (text/plain, a sentence), not with
+ * Fastify's JSON, then closes the connection. Nothing is written once an answer has begun.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text] = clientErrors[error.code ?? ''] ?? [400, 'The request could not be read'];
+  // Node's own check: the answer in progress on this connection, if any, has not sent its headers.
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !answering?.headersSent) {
+    const body = Buffer.from(text);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(error);
 }

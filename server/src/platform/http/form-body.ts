@@ -12,19 +12,62 @@ export interface FormBody {
   file: UploadedFile | undefined;
 }
 
+/** More text fields than any form of the app has (registration has six). */
+const MAX_FIELDS = 20;
+
 /**
- * Reads a form sent multipart, urlencoded or as JSON into string fields and at most one file.
- * Non-string JSON values are dropped so that the schema reports the field as missing.
+ * The multipart parser's own errors carry no status (a bare Error with a developer's wording): the
+ * client sent them, so each is a 400 with a sentence a person reads.
  */
-export async function readForm(request: FastifyRequest): Promise<FormBody> {
+const unreadable: [RegExp, string][] = [
+  // No `boundary=` in the content type, an empty one, or one over the 70 characters RFC 2046 allows.
+  [/boundary|needle/i, 'The form could not be read: its multipart boundary is missing or malformed'],
+  // A body cut short, or one whose parts never use the boundary its content type names.
+  [/unexpected end/i, 'The form could not be read: it ended before its closing boundary'],
+];
+
+/**
+ * Limits on the number of parts are the form's shape, not its size: a 400, like any other form the
+ * app never sends. The file's size keeps its 413.
+ */
+const malformedShape: Record<string, string> = {
+  FST_FILES_LIMIT: 'Send one image at most',
+  FST_FIELDS_LIMIT: 'Too many form fields',
+  FST_PARTS_LIMIT: 'Too many form parts',
+  FST_PROTO_VIOLATION: 'The form has a field name that is not allowed',
+};
+
+function formError(err: unknown): unknown {
+  if (err instanceof HttpError) return err;
+  const { code, statusCode, message } = err as { code?: string; statusCode?: number; message?: string };
+  const shape = code ? malformedShape[code] : undefined;
+  if (shape) return new HttpError(400, shape);
+  // The parser's other client errors (the image too large, the client gone) go on as they are:
+  // the error handler words them by their code.
+  if (statusCode && statusCode >= 400 && statusCode < 500) return err;
+  const text = unreadable.find(([pattern]) => pattern.test(message ?? ''))?.[1];
+  return new HttpError(400, text ?? 'The form could not be read: send it again');
+}
+
+/**
+ * Reads a form sent multipart, urlencoded or as JSON into string fields and at most one file, the
+ * part named `fileField`: a form without one refuses any file. Non-string JSON values are dropped
+ * so that the schema reports the field as missing.
+ */
+export async function readForm(request: FastifyRequest, fileField?: string): Promise<FormBody> {
   const fields: Record<string, string> = {};
   let file: UploadedFile | undefined;
   if (request.isMultipart()) {
     try {
       for await (const part of request.parts({
-        limits: { fileSize: PROFILE_IMAGE_MAX_BYTES, files: 1, fields: 20 },
+        limits: { fileSize: PROFILE_IMAGE_MAX_BYTES, files: 1, fields: MAX_FIELDS },
       })) {
         if (part.type === 'file') {
+          // Refused before its bytes are read: nothing would use them.
+          if (!fileField) throw new HttpError(400, 'This form takes no file');
+          if (part.fieldname !== fileField) {
+            throw new HttpError(400, `Send the image as the form field ${fileField}`);
+          }
           const buffer = await part.toBuffer();
           if (part.file.truncated) throw new HttpError(413, 'The image is too large (5 MB at most)');
           // An empty file input still sends a part; treat it as no file.
@@ -34,10 +77,7 @@ export async function readForm(request: FastifyRequest): Promise<FormBody> {
         }
       }
     } catch (err) {
-      // The multipart parser's own errors (a form cut short, a broken boundary) carry no status:
-      // the client sent them, so they are a 400, not a 500. Limits keep their own status.
-      if (err instanceof HttpError || (err as { statusCode?: number }).statusCode) throw err;
-      throw new HttpError(400, 'The form could not be read: send it again');
+      throw formError(err);
     }
     return { fields, file };
   }

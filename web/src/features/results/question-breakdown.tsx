@@ -7,6 +7,7 @@ import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
 import { numberText } from '../../shared/question-text';
 import { ChoiceChart, HistogramChart } from './breakdown-charts';
+import { type FilterOption, filterOptions } from './filter-options';
 import { type StatsFilter, useQuestionStats } from './results-api';
 import { hasSubcommunities, useResultsGame } from './results-shell';
 
@@ -17,7 +18,7 @@ interface FilterSelectProps {
   name: keyof StatsFilter;
   value: string;
   allText: string;
-  options: { value: string; label: string }[];
+  options: FilterOption[];
   onChange: (name: keyof StatsFilter, value: string) => void;
 }
 
@@ -47,7 +48,6 @@ function Filters({
   filter: StatsFilter;
   onChange: FilterSelectProps['onChange'];
 }) {
-  const list = (values: string[]) => values.map((v) => ({ value: v, label: v }));
   return (
     <fieldset className="card filters">
       <legend className="section-heading">Filter players</legend>
@@ -62,7 +62,7 @@ function Filters({
           name="age"
           value={filter.age}
           allText="All ages"
-          options={list(game.groups.age)}
+          options={filterOptions(game.groups.age, filter.age)}
           onChange={onChange}
         />
         <FilterSelect
@@ -70,7 +70,7 @@ function Filters({
           name="geo"
           value={filter.geo}
           allText="All regions"
-          options={list(game.groups.geo)}
+          options={filterOptions(game.groups.geo, filter.geo)}
           onChange={onChange}
         />
         {hasSubcommunities(game) && (
@@ -79,7 +79,11 @@ function Filters({
             name="community"
             value={filter.community}
             allText="All communities"
-            options={game.groups.community.map((v) => ({ value: v, label: game.subcommunities[v] ?? v }))}
+            options={filterOptions(
+              game.groups.community,
+              filter.community,
+              (v) => game.subcommunities[v] ?? v,
+            )}
             onChange={onChange}
           />
         )}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { gameStateSchema } from './games';
+
+/** Answers of the hosting calls (hosting spec §5) besides season import and export. */
+
+/** A community as the console lists it: what it is, and what waits for its hosts. */
+export const hostedCommunitySchema = z.object({
+  endpoint: z.string(),
+  name: z.string(),
+  image: z.string(),
+  kind: z.enum(['public', 'geo']),
+  listed: z.boolean(),
+  /** The next game to open or in play, if any. */
+  next_game: z
+    .object({
+      uuid: z.string(),
+      name: z.string(),
+      series: z.string(),
+      state: gameStateSchema,
+      open: z.string(),
+      standby: z.string(),
+      complete: z.string(),
+    })
+    .nullable(),
+  /** What waits for a host: pending predict outcomes of games past standby. */
+  waiting: z.object({ outcomes: z.number().int() }),
+});
+export type HostedCommunity = z.infer<typeof hostedCommunitySchema>;
+
+export const hostCommunitiesSchema = z.object({
+  /** Admins see every community and may create communities and grant hosts. */
+  admin: z.boolean(),
+  communities: z.array(hostedCommunitySchema),
+});
+export type HostCommunities = z.infer<typeof hostCommunitiesSchema>;
+
+/** The hosts of a community (usernames), after a grant or a revoke. */
+export const communityHostsSchema = z.object({ community: z.string(), hosts: z.array(z.string()) });
+export type CommunityHosts = z.infer<typeof communityHostsSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  /** The username, or 'command line'. */
+  who: z.string(),
+  /** What was done: 'community.created', 'game.updated', 'host.granted', ... */
+  action: z.string(),
+  /** What it was done to: an endpoint, 'series/key', a username. */
+  target: z.string(),
+  old: z.unknown(),
+  new: z.unknown(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** Newest first; `next` is the `before` of the following page, null on the last. */
+export const auditPageSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  next: z.number().int().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** PUT /api/host/outcome: a predict's outcome, or a question voided (`void: false` restores it). */
+export const hostOutcomeSchema = z.union([
+  z.strictObject({ outcome: z.number() }),
+  z.strictObject({ void: z.boolean() }),
+]);
+export type HostOutcome = z.infer<typeof hostOutcomeSchema>;

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import { parseSeason, type SeasonInput, seasonJsonSchema } from './season';
+
+const at = (iso: string) => `2030-05-0${iso}`;
+const valid = (): SeasonInput => ({
+  community: { endpoint: 'riverside-runners', name: 'The Riverside Runners', categories: ['Running'] },
+  category_groups: { Sports: ['Running'] },
+  series: [
+    {
+      endpoint: 'weekly-picks',
+      name: 'Weekly Picks',
+      games: [
+        {
+          key: 'week-1',
+          schedule: { open: at('1T18:00:00Z'), standby: at('3T18:00:00Z'), complete: at('4T18:00:00Z') },
+          questions: [
+            { kind: 'vote', text: 'Best trail?', choices: ['River loop', 'Hill climb', { text: 'Park' }] },
+            {
+              kind: 'guess',
+              text: 'Most picked?',
+              choices: ['River loop', 'Hill climb', 'Park'],
+              linked_vote: 1,
+            },
+            {
+              kind: 'predict',
+              text: 'Finishers?',
+              slider: { min: 0, max: 300, step: 1, unit: 'runners' },
+              outcome: 'pending',
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+/** The paths of the problems of a document changed by `edit`. */
+function pathsOf(edit: (doc: SeasonInput & Record<string, unknown>) => void): string[] {
+  const doc = valid() as SeasonInput & Record<string, unknown>;
+  edit(doc);
+  return parseSeason(JSON.parse(JSON.stringify(doc))).problems.map((p) => p.path);
+}
+
+// Loosely typed access to the valid document, for edits the type would forbid.
+// biome-ignore lint/suspicious/noExplicitAny: the tests write what the schema must refuse.
+type Loose = any;
+const game = (doc: Loose) => doc.series[0].games[0];
+const q = (doc: Loose, i: number) => game(doc).questions[i];
+
+describe('season documents', () => {
+  it('accepts the valid document and fills in the defaults', () => {
+    const { season, problems } = parseSeason(valid());
+    expect(problems).toEqual([]);
+    expect(season!.community.listed).toBe(true);
+    expect(season!.series[0]!.games[0]!.questions[0]!.secs_to_answer).toBe(20);
+    expect(season!.series[0]!.games[0]!.synchronous).toBe(false);
+  });
+
+  it.each([
+    [
+      'an endpoint outside the rule',
+      (d: Loose) => (d.community.endpoint = 'No Spaces!'),
+      'community.endpoint',
+    ],
+    ['a short endpoint', (d: Loose) => (d.series[0].endpoint = 'ab'), 'series.0.endpoint'],
+    ['an unknown field', (d: Loose) => (d.community.colour = 'red'), 'community.colour'],
+    ['a missing name', (d: Loose) => delete d.community.name, 'community.name'],
+    ['an unknown kind', (d: Loose) => (q(d, 0).kind = 'poll'), 'series.0.games.0.questions.0.kind'],
+    [
+      'a slider upside down',
+      (d: Loose) => (q(d, 2).slider.max = -1),
+      'series.0.games.0.questions.2.slider.max',
+    ],
+    ['a step of 0', (d: Loose) => (q(d, 2).slider.step = 0), 'series.0.games.0.questions.2.slider.step'],
+    [
+      '4 seconds to answer',
+      (d: Loose) => (q(d, 0).secs_to_answer = 4),
+      'series.0.games.0.questions.0.secs_to_answer',
+    ],
+    [
+      '121 seconds to answer',
+      (d: Loose) => (q(d, 0).secs_to_answer = 121),
+      'series.0.games.0.questions.0.secs_to_answer',
+    ],
+    ['one choice', (d: Loose) => (q(d, 0).choices = ['Only']), 'series.0.games.0.questions.0.choices'],
+    [
+      '13 choices',
+      (d: Loose) => (q(d, 0).choices = [...'abcdefghijklm']),
+      'series.0.games.0.questions.0.choices',
+    ],
+    [
+      'a choice of the wrong shape',
+      (d: Loose) => (q(d, 0).choices[2] = { txt: 'Park' }),
+      'series.0.games.0.questions.0.choices.2',
+    ],
+    ['an outcome word', (d: Loose) => (q(d, 2).outcome = 'later'), 'series.0.games.0.questions.2.outcome'],
+    ['no outcome', (d: Loose) => delete q(d, 2).outcome, 'series.0.games.0.questions.2.outcome'],
+    [
+      'a slider on a vote',
+      (d: Loose) => (q(d, 0).slider = { min: 0, max: 1, step: 1 }),
+      'series.0.games.0.questions.0.slider',
+    ],
+    ['a linked vote 0', (d: Loose) => (q(d, 1).linked_vote = 0), 'series.0.games.0.questions.1.linked_vote'],
+    [
+      'a time without zone',
+      (d: Loose) => (game(d).schedule.open = '2030-05-01 18:00'),
+      'series.0.games.0.schedule.open',
+    ],
+    ['a bad game key', (d: Loose) => (game(d).key = 'Week 1'), 'series.0.games.0.key'],
+    ['a NUL in a text', (d: Loose) => (q(d, 0).text = 'a\u0000b'), 'series.0.games.0.questions.0.text'],
+    ['no questions', (d: Loose) => (game(d).questions = []), 'series.0.games.0.questions'],
+    ['a series that is no list', (d: Loose) => (d.series = { a: 1 }), 'series'],
+  ])('refuses %s at its path', (_name, edit, path) => {
+    expect(pathsOf(edit)).toEqual([path]);
+  });
+
+  it.each([
+    ['two series with one endpoint', (d: Loose) => d.series.push({ ...d.series[0] }), ['series.1.endpoint']],
+    [
+      'two games with one key',
+      (d: Loose) => game(d) && d.series[0].games.push(shift(game(d), 1)),
+      ['series.0.games.1.key'],
+    ],
+    [
+      'two games with one standby',
+      (d: Loose) => d.series[0].games.push({ ...game(d), key: 'week-2' }),
+      ['series.0.games.1.schedule.standby'],
+    ],
+    [
+      'a schedule out of order',
+      (d: Loose) => (game(d).schedule.complete = at('2T00:00:00Z')),
+      ['series.0.games.0.schedule.complete'],
+    ],
+    [
+      'a guess linked to itself',
+      (d: Loose) => (q(d, 1).linked_vote = 2),
+      ['series.0.games.0.questions.1.linked_vote'],
+    ],
+    [
+      'a guess linked past the end',
+      (d: Loose) => (q(d, 1).linked_vote = 9),
+      ['series.0.games.0.questions.1.linked_vote'],
+    ],
+    [
+      'a guess whose choices are not its vote’s',
+      (d: Loose) => (q(d, 1).choices = ['Park', 'River loop', 'Hill climb']),
+      ['series.0.games.0.questions.1.choices'],
+    ],
+    [
+      'an outcome off the slider',
+      (d: Loose) => (q(d, 2).outcome = 301),
+      ['series.0.games.0.questions.2.outcome'],
+    ],
+    [
+      'a choice twice (and so a guess no longer offering its vote’s choices)',
+      (d: Loose) => (q(d, 0).choices[1] = 'River loop'),
+      ['series.0.games.0.questions.0.choices.1', 'series.0.games.0.questions.1.choices'],
+    ],
+    [
+      'a category in two groups',
+      (d: Loose) => (d.category_groups.Outdoors = ['Running']),
+      ['category_groups.Outdoors.0'],
+    ],
+    [
+      'a subcommunity twice',
+      (d: Loose) => (game(d).subcommunities = ['north', 'north']),
+      ['series.0.games.0.subcommunities.1'],
+    ],
+  ])('refuses %s', (_name, edit, paths) => {
+    expect(pathsOf(edit)).toEqual(paths);
+  });
+
+  it('reports every problem of a document at once, including rules of the games that parse', () => {
+    const paths = pathsOf((d: Loose) => {
+      d.community.endpoint = 'X';
+      d.community.extra = true;
+      q(d, 2).slider.max = -5;
+      d.series.push({
+        endpoint: 'second',
+        name: 'Second',
+        games: [{ ...shift(game(valid()), 1), key: 'w' }],
+      });
+      d.series[1].games[0].questions[1].linked_vote = 3;
+    });
+    expect(paths).toEqual([
+      'community.endpoint',
+      'community.extra',
+      'series.0.games.0.questions.2.slider.max',
+      'series.1.games.0.questions.1.linked_vote',
+    ]);
+  });
+
+  it('generates a JSON Schema that names the format’s rules', () => {
+    const schema = seasonJsonSchema() as Loose;
+    const question = schema.properties.series.items.properties.games.items.properties.questions.items;
+    expect(question.oneOf ?? question.anyOf).toHaveLength(3);
+    expect(schema.properties.community.additionalProperties).toBe(false);
+    expect(JSON.stringify(schema)).toContain('"maximum":120');
+  });
+});
+
+function shift(g: Loose, days: number) {
+  const move = (iso: string) => new Date(Date.parse(iso) + days * 86_400_000).toISOString();
+  return {
+    ...g,
+    schedule: {
+      open: move(g.schedule.open),
+      standby: move(g.schedule.standby),
+      complete: move(g.schedule.complete),
+    },
+  };
+}

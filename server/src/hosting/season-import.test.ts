@@ -1,0 +1,167 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { SeasonGameInput, SeasonImportResult } from '@hunch/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { makeCommunity } from '../test/factories';
+import { adminName, contentCounts, postSeason, seasonDoc, signUp } from '../test/hosting-factories';
+import { repoRoot } from '../test/server-process';
+import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
+import { dbKinds } from '../test/test-db';
+
+const DAY = 86_400_000;
+const counts = (communities: number, series: number, games: number, questions: number) => ({
+  communities,
+  series,
+  games,
+  questions,
+});
+
+describe.each(dbKinds)('season import and export (%s)', (kind) => {
+  let t: TestApp;
+  let admin: TestClient;
+  const admins = [adminName()];
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { config: { adminUsers: admins } });
+    admin = t.client();
+    await signUp(admin, admins[0]);
+  });
+  afterAll(() => t.close());
+
+  const future = () => new Date(t.clock.now.getTime() + 10 * DAY);
+
+  it('creates a community from YAML, then finds the same file unchanged, in YAML and in JSON', async () => {
+    const doc = seasonDoc(future());
+    const first = await postSeason(admin, doc);
+    expect(first.statusCode, first.body).toBe(200);
+    const created = first.json<SeasonImportResult>();
+    expect(created).toMatchObject({
+      created: counts(1, 1, 2, 10),
+      updated: counts(0, 0, 0, 0),
+      unchanged: counts(0, 0, 0, 0),
+      dry_run: false,
+    });
+    expect(created.games.map((g) => [g.series, g.key])).toEqual([
+      ['weekly-picks', 'week-1'],
+      ['weekly-picks', 'week-2'],
+    ]);
+    for (const format of ['yaml', 'json'] as const) {
+      const again = await postSeason(admin, doc, { format });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json<SeasonImportResult>()).toMatchObject({
+        created: counts(0, 0, 0, 0),
+        updated: counts(0, 0, 0, 0),
+        unchanged: counts(1, 1, 2, 10),
+        games: created.games,
+      });
+    }
+    // The games are there for players, with their questions.
+    const game = await t.client().get(`/api/game/${created.games[0]!.uuid}`);
+    expect(game.json()).toMatchObject({ name: 'Game week-1', question_count: 5, state: 'closed' });
+  });
+
+  it('updates an edited file in place: the uuids stay, only what changed counts as updated', async () => {
+    const doc = seasonDoc(future());
+    const first = (await postSeason(admin, doc)).json<SeasonImportResult>();
+    const edited = structuredClone(doc);
+    edited.community.name = 'Renamed club';
+    const week2 = edited.series![0]!.games![1]!;
+    week2.questions[0] = {
+      kind: 'vote',
+      text: 'Best trail now?',
+      choices: ['River loop', 'Hill climb', 'Park'],
+    };
+    week2.schedule.complete = new Date(Date.parse(week2.schedule.complete) + 3_600_000).toISOString();
+    edited.series![0]!.games!.push({ ...structuredClone(week2), key: 'week-3', schedule: shifted(week2, 1) });
+    const res = await postSeason(admin, edited);
+    expect(res.statusCode, res.body).toBe(200);
+    const result = res.json<SeasonImportResult>();
+    expect(result).toMatchObject({
+      created: counts(0, 0, 1, 5),
+      updated: counts(1, 0, 1, 1),
+      unchanged: counts(0, 1, 1, 9),
+    });
+    expect(result.games.slice(0, 2)).toEqual(first.games);
+    const game = (await t.client().get(`/api/game/${first.games[1]!.uuid}`)).json();
+    expect(game.schedule.complete).toBe(new Date(week2.schedule.complete).toISOString());
+    expect((await t.client().get(`/api/community/${doc.community.endpoint}`)).json().name).toBe(
+      'Renamed club',
+    );
+  });
+
+  it('exports YAML and JSON that import back with nothing changed', async () => {
+    const doc = seasonDoc(future());
+    await postSeason(admin, doc);
+    const yaml = await admin.get(`/api/host/export/${doc.community.endpoint}`);
+    expect(yaml.statusCode).toBe(200);
+    expect(yaml.headers['content-type']).toMatch(/^application\/yaml/);
+    expect(parseYaml(yaml.body).series[0].games[0].questions[2].outcome).toBe('pending');
+    const back = await postSeason(admin, yaml.body);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json()).toMatchObject({ created: counts(0, 0, 0, 0), updated: counts(0, 0, 0, 0) });
+
+    const json = await admin.request(
+      'GET',
+      `/api/host/export/${doc.community.endpoint}`,
+      {},
+      {
+        headers: { accept: 'application/json' },
+      },
+    );
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    const fromJson = await postSeason(admin, json.body, { format: 'json' });
+    expect(fromJson.json()).toMatchObject({ updated: counts(0, 0, 0, 0), unchanged: counts(1, 1, 2, 10) });
+  });
+
+  it('imports the commented example of docs/ as it stands', async () => {
+    for (const endpoint of ['north-side', 'south-side']) await makeCommunity(t.ctx.db, { endpoint });
+    const text = await readFile(path.join(repoRoot, 'docs/season-example.yaml'), 'utf8');
+    const res = await postSeason(admin, text);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ created: counts(1, 1, 2, 6) });
+    const game = (await t.client().get(`/api/game/${res.json<SeasonImportResult>().games[0]!.uuid}`)).json();
+    expect(Object.keys(game.subcommunities)).toEqual(['north-side', 'south-side']);
+  });
+
+  it('leaves an unlisted community out of search, still found by its address', async () => {
+    const doc = seasonDoc(future());
+    doc.community.listed = false;
+    expect((await postSeason(admin, doc)).statusCode).toBe(200);
+    const search = (await t.client().get('/api/community_search')).json();
+    const endpoints = search.communities.map((c: { endpoint: string }) => c.endpoint);
+    expect(endpoints).not.toContain(doc.community.endpoint);
+    expect((await t.client().get(`/api/community/${doc.community.endpoint}`)).statusCode).toBe(200);
+    doc.community.listed = true;
+    expect((await postSeason(admin, doc)).json().updated.communities).toBe(1);
+    const again = (await t.client().get('/api/community_search')).json();
+    expect(again.communities.map((c: { endpoint: string }) => c.endpoint)).toContain(doc.community.endpoint);
+  });
+
+  it('dry run reports what it would do and writes nothing', async () => {
+    const before = await contentCounts(t.ctx.db);
+    const doc = seasonDoc(future());
+    const res = await postSeason(admin, doc, { dryRun: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      created: counts(1, 1, 2, 10),
+      dry_run: true,
+      games: [
+        { series: 'weekly-picks', key: 'week-1', uuid: null },
+        { series: 'weekly-picks', key: 'week-2', uuid: null },
+      ],
+    });
+    expect(await contentCounts(t.ctx.db)).toEqual(before);
+    expect((await t.client().get(`/api/community/${doc.community.endpoint}`)).statusCode).toBe(404);
+  });
+});
+
+/** The game's schedule moved by whole days. */
+function shifted(game: SeasonGameInput, days: number) {
+  const move = (iso: string) => new Date(Date.parse(iso) + days * DAY).toISOString();
+  return {
+    open: move(game.schedule.open),
+    standby: move(game.schedule.standby),
+    complete: move(game.schedule.complete),
+  };
+}

@@ -1,0 +1,132 @@
+import {
+  parseSeason,
+  SEASON_ENDPOINT_PATTERN,
+  type Season,
+  type SeasonImportResult,
+  type SeasonProblem,
+} from '@hunch/contract';
+import type { Db } from '../platform/db/database';
+import { HttpError } from '../platform/http/http-error';
+import type { Actor } from './audit-log';
+import { applyPlan, type PlacedGame } from './season-apply';
+import { type Bundle, readBundle } from './season-bundle';
+import { imageKey, imageRefs, resolveImages } from './season-images';
+import { planCounts, planSeason } from './season-plan';
+import {
+  existingCategories,
+  existingCommunities,
+  loadCommunityState,
+  lockCommunityEndpoint,
+} from './season-queries';
+import { SeasonRefusal } from './season-refusal';
+import { readSeasonText, type SeasonFormat, type SeasonText } from './season-text';
+
+/** A season document's text: 2 MB holds thousands of games. */
+export const SEASON_TEXT_MAX_BYTES = 2 * 1024 * 1024;
+
+export type SeasonSource =
+  | { kind: 'text'; text: string; format: SeasonFormat }
+  | { kind: 'zip'; bytes: Buffer };
+
+export interface ImportOptions {
+  dryRun: boolean;
+  actor: Actor;
+  /**
+   * Refuses (throws a 403) an actor who may not write this community: a host of another one, or
+   * anyone but an admin when it does not exist yet.
+   */
+  authorize(endpoint: string, exists: boolean): Promise<void>;
+  now: Date;
+  uploadsDir: string;
+}
+
+const withPlaces = (problems: SeasonProblem[], text: SeasonText): SeasonProblem[] =>
+  problems.map((p) => (p.line !== undefined ? p : { ...p, ...text.locate(p.path) }));
+
+/** The community a document names, when it names one well enough to check who may write it. */
+function namedCommunity(value: unknown): string | undefined {
+  const community = (value as { community?: { endpoint?: unknown } } | null)?.community;
+  const endpoint = community && typeof community === 'object' ? community.endpoint : undefined;
+  return typeof endpoint === 'string' && SEASON_ENDPOINT_PATTERN.test(endpoint) ? endpoint : undefined;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
+
+/**
+ * Imports a season (hosting spec §4): reads it, checks everything and reports every problem at its
+ * path (400), then writes all of it in one transaction or nothing. Endpoints and game keys are the
+ * identity, so the same file twice changes nothing and an edited file updates in place.
+ */
+export async function importSeason(
+  db: Db,
+  source: SeasonSource,
+  opts: ImportOptions,
+): Promise<SeasonImportResult> {
+  let bundle: Bundle | undefined;
+  let text: string;
+  let format: SeasonFormat;
+  if (source.kind === 'zip') {
+    bundle = await readBundle(source.bytes);
+    ({ text, format } = bundle.season);
+  } else {
+    ({ text, format } = source);
+  }
+  if (Buffer.byteLength(text) > SEASON_TEXT_MAX_BYTES)
+    throw new HttpError(
+      413,
+      `The season file is too large (${SEASON_TEXT_MAX_BYTES / 1024 / 1024} MB at most)`,
+    );
+  const read = readSeasonText(text, format);
+  if ('problems' in read) throw new SeasonRefusal(read.problems);
+
+  // Who may write comes before what is wrong: a host learns nothing of a community not theirs.
+  const endpoint = namedCommunity(read.value);
+  if (endpoint) {
+    const exists = (await existingCommunities(db, [endpoint])).has(endpoint);
+    await opts.authorize(endpoint, exists);
+  }
+  const { season, problems } = parseSeason(read.value);
+  if (!season) throw new SeasonRefusal(withPlaces(problems, read));
+
+  const images = await resolveImages(imageRefs(season), bundle?.files, opts.uploadsDir);
+  const image = (kind: Parameters<typeof imageKey>[0], ref: string | undefined) =>
+    ref === undefined ? null : (images.names.get(imageKey(kind, ref)) ?? ref);
+
+  try {
+    return await db.transaction(async (tx) => {
+      await lockCommunityEndpoint(tx, season.community.endpoint);
+      const state = await loadCommunityState(tx, season.community.endpoint);
+      const lookups = {
+        categories: await existingCategories(tx, categoryNames(season)),
+        communities: await existingCommunities(
+          tx,
+          season.series.flatMap((s) => s.games.flatMap((g) => g.subcommunities)),
+        ),
+      };
+      const planned = planSeason(season, image, state, lookups, opts.now);
+      const all = [...images.problems, ...planned.problems];
+      if (all.length > 0) throw new SeasonRefusal(withPlaces(all, read));
+      const counts = planCounts(planned.plan);
+      let games: PlacedGame[];
+      if (opts.dryRun) {
+        games = planned.plan.series.flatMap((s) =>
+          s.games.map((g) => ({ series: s.endpoint, key: g.next.key, uuid: g.old?.uuid ?? null })),
+        );
+      } else {
+        // Files first: content-addressed, so a rolled-back import leaves only unused pictures.
+        await images.store();
+        games = await applyPlan(tx, planned.plan, opts.actor);
+      }
+      return { ...counts, games, dry_run: opts.dryRun };
+    });
+  } catch (err) {
+    // Two imports creating the same category or game at once: the second finds the first's row.
+    if (isUniqueViolation(err))
+      throw new HttpError(409, 'Someone changed the same content at the same time: import the file again');
+    throw err;
+  }
+}
+
+function categoryNames(season: Season): string[] {
+  return [...season.community.categories, ...Object.values(season.category_groups ?? {}).flat()];
+}

@@ -1,0 +1,278 @@
+import type { Season, SeasonCounts, SeasonProblem } from '@hunch/contract';
+import { liveEndsAt } from '@hunch/rules';
+import type { ExistingGame, StoredGame } from './game-store';
+import { compareQuestion, gameSettings, type ImageName, isoTime, storedGame } from './season-convert';
+import type { CommunityState, ExistingCommunity, ExistingSeries } from './season-queries';
+
+export type Action = 'create' | 'update' | 'unchanged';
+
+export interface CommunityFields {
+  endpoint: string;
+  name: string;
+  description: string;
+  image: string;
+  listed: boolean;
+  categories: string[];
+}
+
+export interface GamePlan {
+  path: string;
+  action: Action;
+  next: StoredGame;
+  old?: ExistingGame;
+  /** The questions differ: stored ones are replaced (only ever before the game opens). */
+  replaceQuestions: boolean;
+  questions: { created: number; updated: number; unchanged: number };
+}
+
+export interface SeriesPlan {
+  endpoint: string;
+  action: Action;
+  next: { endpoint: string; name: string; description: string; image: string };
+  old?: ExistingSeries;
+  games: GamePlan[];
+}
+
+export interface SeasonPlan {
+  community: { action: Action; next: CommunityFields; old?: ExistingCommunity };
+  /** Categories to create, with their group. */
+  newCategories: { name: string; group: string }[];
+  series: SeriesPlan[];
+}
+
+/** What the plan needs from the database besides the community itself. */
+export interface PlanLookups {
+  /** name -> group of the categories the file names that exist. */
+  categories: Map<string, string | null>;
+  /** The subcommunity endpoints the file names that exist. */
+  communities: Set<string>;
+}
+
+const DEFAULT_IMAGE = '_.jpg';
+const sameSet = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
+
+/**
+ * Compares a valid season with what is stored and decides, for each community, series, game and
+ * question, whether to create, update or leave it; every rule that needs the database is checked
+ * here, and each problem is reported at its path.
+ */
+export function planSeason(
+  season: Season,
+  image: ImageName,
+  state: CommunityState | undefined,
+  lookups: PlanLookups,
+  now: Date,
+): { plan: SeasonPlan; problems: SeasonProblem[] } {
+  const problems: SeasonProblem[] = [];
+  const at = (path: (string | number)[], message: string) => problems.push({ path: path.join('.'), message });
+
+  const groups = new Map<string, string>();
+  for (const [group, names] of Object.entries(season.category_groups ?? {})) {
+    for (const [i, name] of names.entries()) {
+      groups.set(name, group);
+      const existing = lookups.categories.get(name);
+      if (existing !== undefined && existing !== group)
+        at(
+          ['category_groups', group, i],
+          `Category ${name} exists already, in ${existing === null ? 'the unnamed group' : `group ${existing}`}`,
+        );
+    }
+  }
+  const newCategories: SeasonPlan['newCategories'] = [];
+  for (const [i, name] of season.community.categories.entries()) {
+    if (lookups.categories.has(name)) continue;
+    const group = groups.get(name);
+    if (group === undefined)
+      at(['community', 'categories', i], `No category ${name} exists: name its group in category_groups`);
+    else newCategories.push({ name, group });
+  }
+
+  const c = season.community;
+  const next: CommunityFields = {
+    endpoint: c.endpoint,
+    name: c.name,
+    description: c.description,
+    image: image('communities', c.image) ?? DEFAULT_IMAGE,
+    listed: c.listed,
+    categories: c.categories,
+  };
+  const old = state?.community;
+  const communityChanged =
+    old &&
+    (old.name !== next.name ||
+      old.description !== next.description ||
+      old.image !== next.image ||
+      old.listed !== next.listed ||
+      !sameSet(
+        old.categories.map((x) => x.name),
+        next.categories,
+      ));
+
+  const plan: SeasonPlan = {
+    community: { action: !old ? 'create' : communityChanged ? 'update' : 'unchanged', next, old },
+    newCategories,
+    series: [],
+  };
+
+  for (const [si, s] of season.series.entries()) {
+    const oldSeries = state?.series.find((x) => x.endpoint === s.endpoint);
+    const nextSeries = {
+      endpoint: s.endpoint,
+      name: s.name,
+      description: s.description,
+      image: image('games', s.image) ?? DEFAULT_IMAGE,
+    };
+    const seriesChanged =
+      oldSeries &&
+      (oldSeries.name !== nextSeries.name ||
+        oldSeries.description !== nextSeries.description ||
+        oldSeries.image !== nextSeries.image);
+    const storedGames = oldSeries ? (state?.games ?? []).filter((g) => g.seriesId === oldSeries.id) : [];
+    const keysInFile = new Set(s.games.map((g) => g.key));
+    // Games the file leaves out stay as they are; their start times stay taken.
+    const keptStandby = new Map(
+      storedGames.filter((g) => !keysInFile.has(g.key)).map((g) => [g.standby.getTime(), g.key]),
+    );
+    const games: GamePlan[] = s.games.map((g, gi) => {
+      const path = ['series', si, 'games', gi];
+      const nextGame = storedGame(g, image);
+      for (const [ti, team] of g.subcommunities.entries()) {
+        if (!lookups.communities.has(team))
+          at([...path, 'subcommunities', ti], `No community has the endpoint ${team}`);
+      }
+      if (nextGame.synchronous) {
+        const endsAt = liveEndsAt({
+          startAt: nextGame.standby.getTime(),
+          secs: nextGame.questions.map((q) => q.secs_to_answer),
+        });
+        if (nextGame.complete.getTime() < endsAt)
+          at(
+            [...path, 'schedule', 'complete'],
+            `A live game must complete after its questions end: ${isoTime(new Date(endsAt))} or later`,
+          );
+      }
+      const clash = keptStandby.get(nextGame.standby.getTime());
+      if (clash !== undefined)
+        at([...path, 'schedule', 'standby'], `Game ${clash} of this series already has this standby time`);
+      const stored = storedGames.find((x) => x.key === g.key);
+      return planGame(path, nextGame, stored, now, at);
+    });
+    plan.series.push({
+      endpoint: s.endpoint,
+      action: !oldSeries ? 'create' : seriesChanged ? 'update' : 'unchanged',
+      next: nextSeries,
+      old: oldSeries,
+      games,
+    });
+  }
+  return { plan, problems };
+}
+
+function planGame(
+  path: (string | number)[],
+  next: StoredGame,
+  old: ExistingGame | undefined,
+  now: Date,
+  at: (path: (string | number)[], message: string) => void,
+): GamePlan {
+  if (!old) {
+    const created = next.questions.length;
+    return {
+      path: path.join('.'),
+      action: 'create',
+      next,
+      replaceQuestions: true,
+      questions: { created, updated: 0, unchanged: 0 },
+    };
+  }
+  const verdicts = next.questions.map((q, i) => compareQuestion(q, old.questions[i]));
+  const questionsChanged =
+    verdicts.some((v) => v !== 'same') || next.questions.length !== old.questions.length;
+  const questions = {
+    created: verdicts.filter((v) => v === 'new').length,
+    updated: verdicts.filter((v) => v === 'changed' || v === 'outcome').length,
+    unchanged: verdicts.filter((v) => v === 'same').length,
+  };
+  const settingsChanged = gameSettings(next) !== gameSettings(old);
+  if (now.getTime() >= old.open.getTime())
+    checkOpenedGame(path, next, old, verdicts, questionsChanged, now, at);
+  return {
+    path: path.join('.'),
+    action: questionsChanged || settingsChanged ? 'update' : 'unchanged',
+    next,
+    old,
+    replaceQuestions: questionsChanged,
+    questions,
+  };
+}
+
+/**
+ * Once a game has opened, answers refer to its questions and choices: they are locked, and so is
+ * what players chose by (subcommunities) and how they are scored (speed bonus, live or not). Its
+ * standby and complete may still move later while they are ahead.
+ */
+function checkOpenedGame(
+  path: (string | number)[],
+  next: StoredGame,
+  old: ExistingGame,
+  verdicts: ReturnType<typeof compareQuestion>[],
+  questionsChanged: boolean,
+  now: Date,
+  at: (path: (string | number)[], message: string) => void,
+) {
+  const opened = `This game opened at ${isoTime(old.open)}`;
+  if (questionsChanged) {
+    const onlyOutcomes =
+      next.questions.length === old.questions.length &&
+      verdicts.every((v) => v === 'same' || v === 'outcome');
+    if (onlyOutcomes) {
+      for (const [i, v] of verdicts.entries()) {
+        if (v === 'outcome')
+          at(
+            [...path, 'questions', i, 'outcome'],
+            `${opened}: enter or correct its outcome in the console (PUT /api/host/outcome), which re-scores it`,
+          );
+      }
+    } else {
+      at(path, `${opened}: its questions and choices can no longer change (answers refer to them)`);
+    }
+  }
+  const schedule = [...path, 'schedule'];
+  if (next.open.getTime() !== old.open.getTime())
+    at([...schedule, 'open'], `${opened}: its open time stays ${isoTime(old.open)}`);
+  for (const field of ['standby', 'complete'] as const) {
+    const was = old[field].getTime();
+    const will = next[field].getTime();
+    if (will === was) continue;
+    if (was <= now.getTime() || (field === 'complete' && old.scored))
+      at([...schedule, field], `${field} has passed: it stays ${isoTime(old[field])}`);
+    else if (will < was)
+      at([...schedule, field], `${opened}: ${field} may only move later (it is ${isoTime(old[field])})`);
+  }
+  if (next.synchronous !== old.synchronous)
+    at([...path, 'synchronous'], `${opened}: live or not can no longer change`);
+  if (next.speed_bonus !== old.speed_bonus)
+    at([...path, 'speed_bonus'], `${opened}: the speed bonus can no longer change`);
+  if (next.subcommunities.join('\n') !== old.subcommunities.join('\n'))
+    at([...path, 'subcommunities'], `${opened}: its subcommunities can no longer change (players chose one)`);
+}
+
+/** Totals of a plan, as the import answers them. */
+export function planCounts(plan: SeasonPlan): Record<'created' | 'updated' | 'unchanged', SeasonCounts> {
+  const zero = (): SeasonCounts => ({ communities: 0, series: 0, games: 0, questions: 0 });
+  const counts = { created: zero(), updated: zero(), unchanged: zero() };
+  const bucket = (a: Action) =>
+    a === 'create' ? counts.created : a === 'update' ? counts.updated : counts.unchanged;
+  bucket(plan.community.action).communities++;
+  for (const s of plan.series) {
+    bucket(s.action).series++;
+    for (const g of s.games) {
+      bucket(g.action).games++;
+      counts.created.questions += g.questions.created;
+      counts.updated.questions += g.questions.updated;
+      counts.unchanged.questions += g.questions.unchanged;
+    }
+  }
+  return counts;
+}

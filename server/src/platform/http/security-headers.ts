@@ -1,0 +1,49 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import { routeEntryOf } from './register-route';
+
+/**
+ * The content security policy of every answer. The built web app is one module script and one
+ * stylesheet from /static, images from /assets (and data: for the favicon and the blank
+ * placeholder, blob: for the preview of a picked image), and fetches and the socket.io WebSocket to
+ * its own origin: nothing inline, nothing from elsewhere, never framed.
+ */
+const csp = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  scriptSrcAttr: ["'none'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  // 'self' covers ws:/wss: to the same host (CSP Level 3).
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+/**
+ * Security headers on every answer (helmet), and `Cache-Control: no-store` on every /api answer
+ * but those the route table marks `cacheable` (the same for every caller): an answer that may
+ * carry a player's data, a CSRF token or a cookie is kept by no browser or proxy cache.
+ * socket.io answers its own requests before Fastify sees them, so these never reach it.
+ */
+export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: csp },
+    frameguard: { action: 'deny' },
+    // Same-origin requests keep their Referer (and their Origin on writes); other sites get none.
+    referrerPolicy: { policy: 'same-origin' },
+    // Set below, on answers over HTTPS only: pinned HTTPS would lock out a plain-HTTP install.
+    strictTransportSecurity: false,
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    // HTTPS as the client sees it: with TRUST_PROXY, the proxy's X-Forwarded-Proto says.
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=15552000');
+    const entry = routeEntryOf(request);
+    const api = entry ? entry.path.startsWith('/api/') : request.url.startsWith('/api/');
+    if (api && !entry?.cacheable) reply.header('cache-control', 'no-store');
+    done();
+  });
+}

@@ -1,0 +1,8 @@
+/**
+ * Test and benchmark servers register many players from one address: per-address limits far
+ * above any of their needs, so only the limit tests meet the real defaults.
+ */
+export const highLimitsEnv = {
+  LIMIT_REGISTRATIONS_PER_HOUR: '1000000',
+  LIMIT_FIELD_CHECKS_PER_MINUTE: '1000000',
+} as const;
