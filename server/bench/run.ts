@@ -27,7 +27,8 @@ options:
   --participants N    results: participants (default 1000000 on PostgreSQL, 200000 on PGlite)
   --users N           soak: simulated users (default 1000)
   --minutes M         soak: how long it runs (default 10)
-  --json              soak: print the figures as one JSON object on the last line`;
+  --json              soak: print the figures as one JSON object on the last line
+  --postgres          soak: run the server on a fresh PostgreSQL database instead of PGlite`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
       participants: { type: 'string' },
       users: { type: 'string' },
       minutes: { type: 'string' },
+      postgres: { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
           users: positiveInt('users', values.users) ?? 1000,
           minutes: positiveInt('minutes', values.minutes) ?? 10,
           json: values.json ?? false,
+          postgres: values.postgres ?? false,
         })) && ok;
     } else {
       ok = (await benchResultsPart(positiveInt('participants', values.participants))) && ok;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { httpRoutes, metricsRoutes, type ProcessFigures, routeUrl } from '@hunch/contract';
 import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
-import { cpuSeconds, ROOT, sleep, stopChild } from './bench-util';
+import { cpuSeconds, createDatabase, ROOT, sleep, stopChild } from './bench-util';
 import { freePort } from './live-processes';
 import {
   callRows,
@@ -30,6 +30,8 @@ import { SoakUser, type SoakWorld } from './soak-users';
 export interface SoakOptions {
   users: number;
   minutes: number;
+  /** On a fresh PostgreSQL database (created and dropped here) instead of PGlite. */
+  postgres?: boolean;
   /** Print the figures as one JSON object on the last line. */
   json: boolean;
 }
@@ -70,15 +72,19 @@ interface SoakServer {
   child: ChildProcess;
   dataDir: string;
   log: ServerLog;
+  /** The PostgreSQL database made for this run, dropped when the server stops. */
+  database?: { url: string; drop: () => Promise<void> };
 }
 
-async function startSoakServer(): Promise<SoakServer> {
+async function startSoakServer(postgres: boolean): Promise<SoakServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'hunch-soak-'));
+  const database = postgres ? await createDatabase('hunch_soak') : undefined;
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    // PGlite and in-process real time, whatever the shell says (an empty variable is unset).
-    DATABASE_URL: '',
+    // PGlite (or the run's own PostgreSQL database) and in-process real time, whatever the shell
+    // says (an empty variable is unset).
+    DATABASE_URL: database?.url ?? '',
     REDIS_URL: '',
     DATA_DIR: dataDir,
     PORT: String(port),
@@ -101,7 +107,7 @@ async function startSoakServer(): Promise<SoakServer> {
   const log = new ServerLog();
   child.stdout?.on('data', (d: Buffer) => log.add(d));
   child.stderr?.on('data', (d: Buffer) => log.add(d));
-  const server = { url: `http://127.0.0.1:${port}`, child, dataDir, log };
+  const server = { url: `http://127.0.0.1:${port}`, child, dataDir, log, database };
   const end = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < end) {
     if (child.exitCode !== null || child.signalCode !== null) break;
@@ -120,6 +126,7 @@ async function startSoakServer(): Promise<SoakServer> {
 async function stopSoakServer(server: SoakServer): Promise<void> {
   await stopChild(server.child, 10_000);
   await rm(server.dataDir, { recursive: true, force: true });
+  await server.database?.drop();
 }
 
 function rssMb(pid: number | undefined): number | undefined {
@@ -147,7 +154,7 @@ export async function benchSoak(opts: SoakOptions): Promise<boolean> {
   console.log(`\n== soak: ${users} users for ${minutes} min against one server process ==`);
   let server: SoakServer;
   try {
-    server = await startSoakServer();
+    server = await startSoakServer(opts.postgres ?? false);
   } catch (err) {
     console.error(`soak: ${err instanceof Error ? err.message : err}`);
     return false;
@@ -171,7 +178,7 @@ async function soak(server: SoakServer, opts: SoakOptions): Promise<boolean> {
   const durationMs = minutes * 60_000;
   const rampMs = Math.min(RAMP_MS, durationMs / 4);
   console.log(
-    `  server: pid ${server.child.pid}, ${server.url}, PGlite in ${server.dataDir}, demo content, ` +
+    `  server: pid ${server.child.pid}, ${server.url}, ${server.database ? 'a fresh PostgreSQL database' : `PGlite in ${server.dataDir}`}, demo content, ` +
       `node ${serverNodeFlags().join(' ')}; a live game every ${LIVE_DEMO.everyS} s ` +
       `(lobby ${LIVE_DEMO.lobbyS} s, ${LIVE_DEMO.questionS} s a question)`,
   );
