@@ -41,6 +41,11 @@ export const gameSchema = z.object({
   groups: z.object({ age: z.array(z.string()), geo: z.array(z.string()), community: z.array(z.string()) }),
   /** Number of questions. */
   question_count: z.number().int(),
+  /**
+   * In `results` past schedule.complete: the texts of the predict questions whose outcome the host
+   * has yet to enter (hosting spec §3). Empty otherwise.
+   */
+  waiting_for: z.array(z.string()),
 });
 export type Game = z.infer<typeof gameSchema>;
 
@@ -72,6 +77,8 @@ export const questionItemSchema = z.object({
     choices: z.array(choiceSchema),
     slider: sliderSchema.nullable(),
   }),
+  /** Voided by the host: it scores 0 for everyone (hosting spec §3). */
+  voided: z.boolean(),
 });
 export type QuestionItem = z.infer<typeof questionItemSchema>;
 

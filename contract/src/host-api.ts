@@ -65,3 +65,10 @@ export const hostOutcomeSchema = z.union([
   z.strictObject({ void: z.boolean() }),
 ]);
 export type HostOutcome = z.infer<typeof hostOutcomeSchema>;
+
+/** POST /api/host/image: the stored image's name, for a season document's `image` fields. */
+export const hostImageSchema = z.object({ name: z.string() });
+export type HostImage = z.infer<typeof hostImageSchema>;
+
+/** DELETE /api/host/game: the game that is gone (only ever before it opens). */
+export const hostDeletedGameSchema = z.object({ deleted: z.string() });

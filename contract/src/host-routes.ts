@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { gameSchema } from './games';
-import { auditPageSchema, communityHostsSchema, hostCommunitiesSchema, hostOutcomeSchema } from './host-api';
+import {
+  auditPageSchema,
+  communityHostsSchema,
+  hostCommunitiesSchema,
+  hostDeletedGameSchema,
+  hostImageSchema,
+  hostOutcomeSchema,
+} from './host-api';
 import { type RouteDef, defineRoute as route } from './route-def';
 import { seasonFileSchema, seasonImportResultSchema } from './season';
 
@@ -123,5 +130,33 @@ export const hostRoutes = {
     responses: { 200: auditPageSchema },
     errors: [400, 401, 403, 404],
     invalid: { ...unknownCommunity, query: { status: 400, message: 'before is the id of an entry' } },
+  }),
+  hostImage: route({
+    method: 'POST',
+    path: '/api/host/image',
+    // A host (of any community) or an admin: the image is only named by a later season write,
+    // which checks the community it goes to.
+    access: 'host',
+    // Where the image will be shown: the folder and size it is re-encoded to.
+    query: z.object({ kind: z.enum(['communities', 'games', 'questions']) }),
+    // One file part named `image`, checked by its bytes and re-encoded like a profile image.
+    bodyKind: 'form',
+    file: 'image',
+    responses: { 201: hostImageSchema },
+    errors: [400, 401, 403, 413, 415, 429],
+    invalid: { query: { status: 400, message: 'kind is communities, games or questions' } },
+    rateLimit: 'uploads',
+  }),
+  hostDeleteGame: route({
+    method: 'DELETE',
+    path: '/api/host/game/:uuid',
+    // A host of the game's community (the handler finds it from the game).
+    access: 'host',
+    params: z.object({ uuid: z.string().uuid('No such game') }),
+    bodyKind: 'none',
+    responses: { 200: hostDeletedGameSchema },
+    // 409: the game has opened (answers refer to its questions).
+    errors: [401, 403, 404, 409],
+    invalid: { params: { status: 404, message: 'No such game' } },
   }),
 } as const satisfies Record<string, RouteDef>;

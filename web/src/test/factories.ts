@@ -27,6 +27,7 @@ export function makeGame(overrides: Partial<Game> = {}): Game {
     subcommunities: {},
     groups: { age: [], geo: [], community: [] },
     question_count: 3,
+    waiting_for: [],
     ...overrides,
   };
 }
@@ -41,6 +42,7 @@ export function choiceQuestion(i: number, choices = ['Red', 'Green', 'Blue']): Q
       choices: choices.map((text, n) => ({ text, image: null, i: n })),
       slider: null,
     },
+    voided: false,
   };
 }
 
@@ -49,6 +51,7 @@ export function sliderQuestion(i: number, slider = { min: 0, max: 100, step: 5, 
     type: 'predict',
     i,
     question: { text: `How far ${i}?`, image: null, choices: [], slider },
+    voided: false,
   };
 }
 
