@@ -72,3 +72,33 @@ export type HostImage = z.infer<typeof hostImageSchema>;
 
 /** DELETE /api/host/game: the game that is gone (only ever before it opens). */
 export const hostDeletedGameSchema = z.object({ deleted: z.string() });
+
+/**
+ * GET /api/host/games/{community}: what the console needs beside the season document (which
+ * has no uuids, states or voids): each game's identity and state, and each question's outcome.
+ */
+export const hostGameQuestionSchema = z.object({
+  /** 0-based, as in answers and PUT /api/host/outcome. */
+  i: z.number().int(),
+  kind: z.enum(['vote', 'guess', 'predict']),
+  text: z.string(),
+  /** A predict's outcome: the number entered or computed, 'crowd' before scoring, or 'pending'. */
+  outcome: z.union([z.number(), z.literal('crowd'), z.literal('pending')]).nullable(),
+  slider: z.object({ min: z.number(), max: z.number(), step: z.number(), unit: z.string() }).nullable(),
+  voided: z.boolean(),
+});
+export const hostGameSchema = z.object({
+  series: z.string(),
+  key: z.string(),
+  uuid: z.string(),
+  name: z.string(),
+  state: gameStateSchema,
+  /** Opened (schedule.open passed): questions and choices are locked, deleting is refused. */
+  locked: z.boolean(),
+  schedule: z.object({ open: z.string(), standby: z.string(), complete: z.string() }),
+  participants: z.number().int(),
+  questions: z.array(hostGameQuestionSchema),
+});
+export type HostGame = z.infer<typeof hostGameSchema>;
+export const hostGamesSchema = z.object({ community: z.string(), games: z.array(hostGameSchema) });
+export type HostGames = z.infer<typeof hostGamesSchema>;

@@ -5,6 +5,7 @@ import {
   communityHostsSchema,
   hostCommunitiesSchema,
   hostDeletedGameSchema,
+  hostGamesSchema,
   hostImageSchema,
   hostOutcomeSchema,
 } from './host-api';
@@ -130,6 +131,16 @@ export const hostRoutes = {
     responses: { 200: auditPageSchema },
     errors: [400, 401, 403, 404],
     invalid: { ...unknownCommunity, query: { status: 400, message: 'before is the id of an entry' } },
+  }),
+  hostGames: route({
+    method: 'GET',
+    path: '/api/host/games/:community',
+    access: 'host',
+    params: hostCommunityParams,
+    bodyKind: 'none',
+    responses: { 200: hostGamesSchema },
+    errors: [401, 403, 404],
+    invalid: unknownCommunity,
   }),
   hostImage: route({
     method: 'POST',
