@@ -16,6 +16,7 @@ import { PlayerLeaderboard } from '../features/results/player-leaderboard';
 import { ResultsShell, ToLeaderboard } from '../features/results/results-shell';
 import { Loading } from '../shared/loading';
 import { GameScreen } from './game-screen';
+import { hostRoutes } from './host-routes';
 import { Layout } from './layout';
 import { RequireLogin } from './require-login';
 
@@ -52,6 +53,7 @@ export const router = createBrowserRouter([
         ],
       },
       { path: 'profile', element: <ProfilePage /> },
+      ...hostRoutes,
       {
         // Logged-out visitors are sent to /communities (spec §2, §6).
         path: 'play',
