@@ -1,4 +1,5 @@
-// Node flags for the server process, in one place for `npm start` and the benchmark.
+// Node flags (and malloc settings) for the server process, in one place for `npm start` and the
+// benchmark.
 import { availableParallelism } from 'node:os';
 
 /**
@@ -21,4 +22,22 @@ const SEMI_SPACE_MB = 64;
 export function serverNodeFlags(cpus = availableParallelism()) {
   const young = `--max-semi-space-size=${SEMI_SPACE_MB}`;
   return cpus <= 1 ? ['--single-threaded-gc', young] : [young];
+}
+
+/**
+ * glibc's malloc serves an allocation of 128 KB or more with its own mmap, given back when freed,
+ * but after such a block is freed it raises that threshold (up to 32 MB) and serves later ones
+ * from its arenas, which keep freed pages resident. The server's large short-lived buffers (PGlite
+ * starting in its worker thread, socket and file buffers) then stayed in its resident memory: an
+ * idle server held ~580 MB instead of ~340 MB (docs/decisions/022). Setting the threshold fixes it.
+ */
+const MMAP_THRESHOLD = 128 * 1024;
+
+/**
+ * Environment variables the server process starts with, unless the operator set them already.
+ * @param {NodeJS.ProcessEnv} env the environment it would otherwise get
+ * @returns {Record<string, string>}
+ */
+export function serverEnv(env = process.env) {
+  return env.MALLOC_MMAP_THRESHOLD_ ? {} : { MALLOC_MMAP_THRESHOLD_: String(MMAP_THRESHOLD) };
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { serverNodeFlags } from './server-node-flags.mjs';
+import { serverEnv, serverNodeFlags } from './server-node-flags.mjs';
 
 describe('server node flags', () => {
   it('runs GC on the main thread only when the server has one CPU', () => {
@@ -25,5 +25,10 @@ describe('server node flags', () => {
       );
     const plain = heapLimit([]);
     for (const cpus of [1, 2]) expect(heapLimit(serverNodeFlags(cpus))).toBeGreaterThan(plain);
+  });
+
+  it("fixes glibc's mmap threshold for the server, unless the operator chose one", () => {
+    expect(serverEnv({})).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
+    expect(serverEnv({ MALLOC_MMAP_THRESHOLD_: '65536' })).toEqual({});
   });
 });

@@ -3,7 +3,7 @@
 import { execSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { serverNodeFlags } from './server-node-flags.mjs';
+import { serverEnv, serverNodeFlags } from './server-node-flags.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 if (!existsSync(path.join(root, 'web/dist/index.html'))) {
@@ -13,6 +13,7 @@ if (!existsSync(path.join(root, 'web/dist/index.html'))) {
 const args = [...serverNodeFlags(), '--import', 'tsx', path.join(root, 'server/src/main.ts')];
 const child = spawn(process.execPath, args, {
   cwd: root,
+  env: { ...process.env, ...serverEnv(process.env) },
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

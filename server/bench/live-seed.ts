@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createCommunity, createGame, createSeries } from '../src/hosting/authoring';
+import { createCommunity, createGame, createSeries } from '../src/test/authoring';
 import type { Db } from '../src/platform/db/database';
 
 /** One community with n members who each have a session `${tokenPrefix}${k}`, and one live game. */

@@ -1,14 +1,18 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { LEADERBOARD_PAGE_SIZE } from '@hunch/contract';
-import { createCommunity, createGame, createSeries } from '../src/hosting/authoring';
-import type { Db } from '../src/platform/db/database';
+import { rescoreGame, scoreGame } from '../src/games/scoring';
+import { createCommunity, createSeries } from '../src/hosting/authoring';
+import type { Db, Queryable } from '../src/platform/db/database';
 import { communityRank, playerBoard, questionStats } from '../src/results/results-answers';
 import { findResultsGame, playerResult } from '../src/results/results-queries';
 import { buildStatsCache } from '../src/results/results-stats-cache';
+import { createGame } from '../src/test/authoring';
 import { openTestDb } from '../src/test/test-db';
+import { cpuSeconds, postgresCpu } from './bench-util';
 
-// Benchmark of the results queries on one big scored game. Run it with
+// Benchmark of scoring one big game and of the results queries on it. Run it with
 //   npx tsx server/bench/results-bench.ts 1000000
 // against the PostgreSQL in TEST_DATABASE_URL (in a schema of its own, dropped afterwards), or an
 // in-memory PGlite without it. Not part of the test suite: a million players take minutes to seed.
@@ -23,14 +27,11 @@ async function timed(label: string, fn: () => Promise<unknown>): Promise<void> {
 }
 
 /**
- * One community, series and scored game with `participants` players and 5 answers each, written
- * with set-based SQL (generate_series), so a million players seed in minutes. Scores and points
- * are pseudo-random but ranks, percentiles and positions are consistent with the scores.
+ * One community, series and game whose schedule is complete, with `participants` players and 5
+ * pseudo-random answers each (a vote, two guesses, a predict with an outcome, a crowd predict),
+ * written with set-based SQL (generate_series), so a million players seed in minutes. Not scored.
  */
-async function seed(
-  db: Db,
-  participants: number,
-): Promise<{ gameId: string; bottomUser: number; communityId: number }> {
+export async function seed(db: Db, participants: number): Promise<{ gameId: string; communityId: number }> {
   const tag = `b${Date.now().toString(36)}`;
   const communityId = await createCommunity(db, { endpoint: `bench-${tag}`, name: 'Bench Club' });
   const seriesId = await createSeries(db, { communityId, endpoint: 'bench', name: 'Bench' });
@@ -83,11 +84,10 @@ async function seed(
   );
   await timed(`${participants * 5} answers`, () =>
     db.query(
-      `INSERT INTO answers (participation_id, question_i, choice_i, number_answer, points)
+      `INSERT INTO answers (participation_id, question_i, choice_i, number_answer)
        SELECT p.id, q.i,
               CASE WHEN q.i < 3 THEN (h % (CASE WHEN q.i = 2 THEN 3 ELSE 4 END))::int END,
-              CASE q.i WHEN 3 THEN (h % 101)::float8 WHEN 4 THEN ((h % 201) - 100) / 2.0 END,
-              CASE WHEN q.i = 0 THEN 0 ELSE (h % 101)::int END
+              CASE q.i WHEN 3 THEN (h % 101)::float8 WHEN 4 THEN ((h % 201) - 100) / 2.0 END
          FROM participations p
         CROSS JOIN generate_series(0, 4) q(i)
         CROSS JOIN LATERAL (SELECT ((p.id::bigint * 2654435761 + q.i * 40503) % 1000003) AS h) x
@@ -95,36 +95,84 @@ async function seed(
       [gameId],
     ),
   );
-  await timed('scores, ranks, percentiles, positions', () =>
-    db.query(
-      `UPDATE participations p
-          SET score = t.s, rank = t.r, position = t.pos,
-              percentile = CASE WHEN t.n <= 1 THEN 100 ELSE 100.0 * (t.n - (t.r - 1) - t.eq) / (t.n - 1) END
-         FROM (SELECT id, s, count(*) OVER () AS n,
-                      rank() OVER (ORDER BY s DESC) AS r,
-                      count(*) OVER (PARTITION BY s) AS eq,
-                      row_number() OVER (ORDER BY s DESC, id) AS pos
-                 FROM (SELECT p.id, sum(a.points)::float8 AS s
-                         FROM participations p JOIN answers a ON a.participation_id = p.id
-                        WHERE p.game_id = $1 GROUP BY p.id) sums) t
-        WHERE p.id = t.id`,
-      [gameId],
-    ),
-  );
-  await timed('statistics cache (buildStatsCache)', () =>
-    db.transaction(async (tx) => {
-      await tx.query('UPDATE games SET scored_at = now(), scoring_claimed_at = now() WHERE id = $1', [
-        gameId,
-      ]);
-      await buildStatsCache(tx, gameId);
-    }),
-  );
   await timed('ANALYZE', () => db.exec('ANALYZE'));
-  const { rows } = await db.query<{ user_id: number }>(
-    'SELECT user_id FROM participations WHERE game_id = $1 AND position = $2',
-    [gameId, Math.max(1, participants - 10)],
-  );
-  return { gameId, bottomUser: rows[0]!.user_id, communityId };
+  return { gameId, communityId };
+}
+
+/** Peak resident set size of this process since the last reset (Linux: /proc/self/status VmHWM). */
+function peakRssMb(): number | undefined {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  return m ? Number(m[1]) / 1024 : undefined;
+}
+
+/** Starts a new peak at the current RSS (Linux: writing 5 to clear_refs resets VmHWM). */
+function resetPeakRss(): boolean {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Scoring {
+  seconds: number;
+  statsSeconds: number;
+  peakRssMb: number | undefined;
+  /** RSS when scoring started: with PGlite most of the peak is the database already in memory. */
+  rssBeforeMb: number;
+  /** CPU seconds of the database meanwhile: the PostgreSQL backend (not parallel workers), or
+   *  this whole process with PGlite. Other load stretches wall time far more than CPU time. */
+  dbCpuSeconds: number | undefined;
+}
+
+/**
+ * Scores the game as the game clock does (scoring, then its statistics, in one transaction) and
+ * measures the wall time, the database's CPU time and the peak RSS of this process meanwhile
+ * (with PGlite, the database's memory too: it runs inside the process). Without a resettable
+ * peak, RSS is sampled every 20 ms.
+ */
+async function timedScoring(
+  kind: Db['kind'],
+  work: (after: (tx: Queryable, gameId: string) => Promise<void>) => Promise<unknown>,
+): Promise<Scoring> {
+  const rssBeforeMb = process.memoryUsage.rss() / 1048576;
+  const pgBefore = kind === 'postgres' ? postgresCpu() : undefined;
+  const cpuBefore = process.cpuUsage();
+  let backend: number | undefined;
+  const exact = resetPeakRss();
+  let sampled = process.memoryUsage.rss();
+  const sampler = exact
+    ? undefined
+    : setInterval(() => (sampled = Math.max(sampled, process.memoryUsage.rss())), 20);
+  let statsSeconds = 0;
+  const t0 = performance.now();
+  try {
+    await work(async (tx, gameId) => {
+      if (kind === 'postgres')
+        backend = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const s0 = performance.now();
+      await buildStatsCache(tx, gameId);
+      statsSeconds = (performance.now() - s0) / 1000;
+    });
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const backendCpu = cpuSeconds(backend);
+  return {
+    seconds,
+    statsSeconds,
+    rssBeforeMb,
+    dbCpuSeconds:
+      kind === 'pglite'
+        ? (cpu.user + cpu.system) / 1e6
+        : backendCpu === undefined
+          ? undefined
+          : backendCpu - (pgBefore?.get(backend!) ?? 0),
+    peakRssMb: exact ? peakRssMb() : Math.max(sampled, process.memoryUsage.rss()) / 1048576,
+  };
 }
 
 interface Timing {
@@ -147,15 +195,59 @@ async function measure(label: string, iterations: number, fn: () => Promise<unkn
   return { label, median, p99: samples[Math.ceil(0.99 * samples.length) - 1]! };
 }
 
-/** Seeds one scored game of `participants` players, then times the results queries and prints a table. */
-export async function benchResults(db: Db, opts: { participants: number }): Promise<void> {
+/** The figures of one engine, as `npm run bench -- results --json` prints them. */
+export interface ResultsFigures {
+  participants: number;
+  leaderboard_p99_ms: number;
+  my_rank_p99_ms: number;
+  stats_p99_ms: number;
+  stats_filtered_p99_ms: number;
+  community_rank_p99_ms: number;
+  score_game_s: number;
+  score_game_peak_rss_mb: number | null;
+  score_game_stats_s: number;
+  score_game_db_cpu_s: number | null;
+  rescore_game_s: number;
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * Seeds one game of `participants` players, scores it (timed, with the peak RSS), re-scores it
+ * after a corrected outcome (timed), then times the results queries; prints a table and returns
+ * the figures.
+ */
+export async function benchResults(db: Db, opts: { participants: number }): Promise<ResultsFigures> {
   const n = opts.participants;
   console.log(`Seeding ${n} participants on ${db.kind}:`);
-  const { gameId, bottomUser, communityId } = await seed(db, n);
+  const { gameId, communityId } = await seed(db, n);
   const now = new Date();
+  const scoring = await timedScoring(db.kind, async (after) => {
+    if (!(await scoreGame(db, gameId, now, after))) throw new Error('the game was not due for scoring');
+  });
+  console.log(
+    `  ${'scoring (scores, ranks, standings, statistics)'.padEnd(48)} ${scoring.seconds.toFixed(1)} s` +
+      ` (statistics ${scoring.statsSeconds.toFixed(1)} s; database CPU ${scoring.dbCpuSeconds?.toFixed(1) ?? '?'} s);` +
+      ` peak RSS ${scoring.peakRssMb?.toFixed(0) ?? '?'} MB (${scoring.rssBeforeMb.toFixed(0)} MB before)`,
+  );
+  // A host corrects the outcome of question 3: every answer to it scores anew, so does every total.
+  const rescoring = await timedScoring(db.kind, (after) =>
+    db.transaction(async (tx) => {
+      await tx.query('UPDATE questions SET outcome = 63 WHERE game_id = $1 AND i = 3', [gameId]);
+      await rescoreGame(tx, gameId, after);
+    }),
+  );
+  console.log(`  ${'re-scoring after a corrected outcome'.padEnd(48)} ${rescoring.seconds.toFixed(1)} s`);
+  await timed('ANALYZE', () => db.exec('ANALYZE'));
+  const bottomUser = (
+    await db.query<{ user_id: number }>(
+      'SELECT user_id FROM participations WHERE game_id = $1 AND position = $2',
+      [gameId, Math.max(1, n - 10)],
+    )
+  ).rows[0]!.user_id;
   const game = (await findResultsGame(db, gameId, now))!;
   const middlePage = Math.max(1, Math.ceil(n / 2 / LEADERBOARD_PAGE_SIZE));
-  const timings = [
+  const [leaderboard, myRank, stats, statsFiltered, rank] = [
     await measure(`leaderboard page ${middlePage} (with hths)`, 200, () =>
       playerBoard(db, game, bottomUser, middlePage, now),
     ),
@@ -164,13 +256,25 @@ export async function benchResults(db: Db, opts: { participants: number }): Prom
     await measure('question stats, age 25-34', 200, () =>
       questionStats(db, game, { kind: 'age', value: '25-34' }),
     ),
-    // Not a target of the brief: sums every completed game of the community per request.
-    await measure('community rank (20 runs)', 20, () => communityRank(db, communityId, bottomUser, now)),
+    await measure('community rank', 200, () => communityRank(db, communityId, bottomUser)),
   ];
   console.log(`\n${'query'.padEnd(44)} ${'median ms'.padStart(10)} ${'p99 ms'.padStart(10)}`);
-  for (const t of timings) {
+  for (const t of [leaderboard, myRank, stats, statsFiltered, rank]) {
     console.log(`${t.label.padEnd(44)} ${t.median.toFixed(2).padStart(10)} ${t.p99.toFixed(2).padStart(10)}`);
   }
+  return {
+    participants: n,
+    leaderboard_p99_ms: round2(leaderboard.p99),
+    my_rank_p99_ms: round2(myRank.p99),
+    stats_p99_ms: round2(stats.p99),
+    stats_filtered_p99_ms: round2(statsFiltered.p99),
+    community_rank_p99_ms: round2(rank.p99),
+    score_game_s: round2(scoring.seconds),
+    score_game_peak_rss_mb: scoring.peakRssMb === undefined ? null : Math.round(scoring.peakRssMb),
+    score_game_stats_s: round2(scoring.statsSeconds),
+    score_game_db_cpu_s: scoring.dbCpuSeconds === undefined ? null : round2(scoring.dbCpuSeconds),
+    rescore_game_s: round2(rescoring.seconds),
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

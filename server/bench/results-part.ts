@@ -7,7 +7,9 @@ import { openPglite } from '../src/platform/db/pglite';
 import { openPostgres } from '../src/platform/db/postgres';
 import { createDatabase } from './bench-util';
 
-type BenchResults = (db: Db, opts: { participants: number }) => Promise<void>;
+/** What benchResults returns: the figures of one engine (results-bench.ts ResultsFigures). */
+type Figures = Record<string, number | null> & { participants: number };
+type BenchResults = (db: Db, opts: { participants: number }) => Promise<Figures | undefined>;
 
 const RESULTS_BENCH = path.resolve(import.meta.dirname, 'results-bench.ts');
 
@@ -20,9 +22,11 @@ async function loadBenchResults(): Promise<BenchResults | undefined> {
 
 /**
  * Runs benchResults on a fresh PostgreSQL database and on an in-memory PGlite. `participants`
- * overrides both defaults (1,000,000 on PostgreSQL, 200,000 on PGlite).
+ * overrides both defaults (1,000,000 on PostgreSQL, 200,000 on PGlite). With `json`, the last line
+ * is one JSON object: `participants` (a number when both engines had the same, else per engine)
+ * and per engine (`postgres`, `pglite`) its figures, null for an engine that failed.
  */
-export async function benchResultsPart(participants: number | undefined): Promise<boolean> {
+export async function benchResultsPart(participants: number | undefined, json = false): Promise<boolean> {
   const benchResults = await loadBenchResults();
   if (!benchResults) {
     console.log(
@@ -31,6 +35,7 @@ export async function benchResultsPart(participants: number | undefined): Promis
     return true;
   }
   let ok = true;
+  const figures: { postgres: Figures | null; pglite: Figures | null } = { postgres: null, pglite: null };
 
   const pgN = participants ?? 1_000_000;
   console.log(`\n== results: PostgreSQL, ${pgN} participants ==`);
@@ -40,7 +45,7 @@ export async function benchResultsPart(participants: number | undefined): Promis
       const db = await openPostgres(database.url, { max: 5 });
       try {
         await migrate(db);
-        await benchResults(db, { participants: pgN });
+        figures.postgres = (await benchResults(db, { participants: pgN })) ?? null;
       } finally {
         await db.close();
       }
@@ -58,13 +63,17 @@ export async function benchResultsPart(participants: number | undefined): Promis
     const db = await openPglite();
     try {
       await migrate(db);
-      await benchResults(db, { participants: liteN });
+      figures.pglite = (await benchResults(db, { participants: liteN })) ?? null;
     } finally {
       await db.close();
     }
   } catch (err) {
     ok = false;
     console.error(`results (PGlite): ${err instanceof Error ? err.message : err}`);
+  }
+  if (json) {
+    const both = pgN === liteN ? pgN : { postgres: pgN, pglite: liteN };
+    console.log(JSON.stringify({ participants: both, ...figures }));
   }
   return ok;
 }

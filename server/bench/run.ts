@@ -1,33 +1,40 @@
 import { parseArgs } from 'node:util';
+import { benchFootprint } from './footprint-bench';
 import { benchLive } from './live-bench';
 import { benchResultsPart } from './results-part';
 import { benchSoak } from './soak-bench';
+import { benchWeb } from './web-bench';
 
-// npm run bench -- [live] [results] [soak] [--players N] [--workers K] [--concurrency C]
+// npm run bench -- [live] [results] [soak] [web] [footprint] [--players N] [--workers K] [--concurrency C]
 //                  [--participants N] [--time-limit SECONDS] [--users N] [--minutes M] [--json]
-// No part named runs all parts but the soak (it takes its minutes; name it to run it).
+// No part named runs all parts but the soak and the footprint (they take minutes; name them to run them).
 
-const PARTS = ['live', 'results', 'soak'] as const;
+const PARTS = ['live', 'results', 'soak', 'web', 'footprint'] as const;
 type Part = (typeof PARTS)[number];
-const DEFAULT_PARTS: readonly Part[] = ['live', 'results'];
+const DEFAULT_PARTS: readonly Part[] = ['live', 'results', 'web'];
 
-const USAGE = `usage: npm run bench -- [live] [results] [soak] [options]
+const USAGE = `usage: npm run bench -- [live] [results] [soak] [web] [footprint] [options]
   live      a live game: N socket.io players against one server process, with a bare ws baseline
-  results   the results queries on one big scored game (PostgreSQL and PGlite)
+  results   scoring one big game (time, peak RSS) and the results queries on it (PostgreSQL and PGlite)
   soak      N simulated people using the app for M minutes against the server as npm start runs it
             (PGlite, demo content, live games); only when named
+  footprint the server's memory as npm start runs it: idle 60 s after it answers, then after 1,000
+            simulated users browsed and played for a minute; only when named
+  web       builds the web app and sums each landing page's first-screen JavaScript (gzip), checks
+            that bundles are sent compressed and cached for a year, and runs Lighthouse (mobile) on
+            /communities/search and a game page in the system Chromium (CHROMIUM_PATH)
 options:
   --players N         live: simulated players (default 10000)
   --workers K         live: client processes (default one per players' CPU; 2 with --shared-cpus)
   --concurrency C     live: handshakes in flight per client process (default 50)
   --time-limit S      live: stop everything after S seconds (default 600)
-  --server-cpu-prof D live: write a V8 CPU profile of the server process into folder D
+  --server-cpu-prof D live, soak: write a V8 CPU profile of the server process into folder D
   --shared-cpus       live: let server and players share all cores (default: server on core 0,
                       players on the others, as if they were elsewhere)
   --participants N    results: participants (default 1000000 on PostgreSQL, 200000 on PGlite)
   --users N           soak: simulated users (default 1000)
   --minutes M         soak: how long it runs (default 10)
-  --json              soak: print the figures as one JSON object on the last line
+  --json              soak, web, footprint, results: print the figures as one JSON object on the last line
   --postgres          soak: run the server on a fresh PostgreSQL database instead of PGlite`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
@@ -88,9 +95,16 @@ async function main(): Promise<void> {
           minutes: positiveInt('minutes', values.minutes) ?? 10,
           json: values.json ?? false,
           postgres: values.postgres ?? false,
+          serverProfileDir: values['server-cpu-prof'],
         })) && ok;
+    } else if (part === 'footprint') {
+      ok = (await benchFootprint({ json: values.json ?? false })) && ok;
+    } else if (part === 'web') {
+      ok = (await benchWeb({ json: values.json ?? false, runs: 3 })) && ok;
     } else {
-      ok = (await benchResultsPart(positiveInt('participants', values.participants))) && ok;
+      ok =
+        (await benchResultsPart(positiveInt('participants', values.participants), values.json ?? false)) &&
+        ok;
     }
   }
   process.exit(ok ? 0 : 1);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { httpRoutes, metricsRoutes, type ProcessFigures, routeUrl } from '@hunch/contract';
-import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
+import { serverEnv, serverNodeFlags } from '../../scripts/server-node-flags.mjs';
 import { cpuSeconds, createDatabase, ROOT, sleep, stopChild } from './bench-util';
 import { freePort } from './live-processes';
 import {
@@ -34,6 +34,8 @@ export interface SoakOptions {
   postgres?: boolean;
   /** Print the figures as one JSON object on the last line. */
   json: boolean;
+  /** Write a V8 CPU profile of the server process here (node --cpu-prof; its worker threads too). */
+  serverProfileDir?: string;
 }
 
 /** A live demo game every minute (lobby open for its last 30 s, 8 s a question), so several happen. */
@@ -67,7 +69,7 @@ class ServerLog {
   }
 }
 
-interface SoakServer {
+export interface SoakServer {
   url: string;
   child: ChildProcess;
   dataDir: string;
@@ -76,12 +78,24 @@ interface SoakServer {
   database?: { url: string; drop: () => Promise<void> };
 }
 
-async function startSoakServer(postgres: boolean): Promise<SoakServer> {
+export interface SoakServerOptions {
+  /** On a fresh PostgreSQL database (created and dropped here) instead of PGlite. */
+  postgres?: boolean;
+  /** Write a V8 CPU profile of the server process here. */
+  profileDir?: string;
+  /** The soak's live demo schedule (a game every minute); `npm start`'s own when false. */
+  fastLiveDemo?: boolean;
+}
+
+/** Starts the server as `npm start` runs it (its Node flags and environment), on a fresh data folder. */
+export async function startSoakServer(opts: SoakServerOptions = {}): Promise<SoakServer> {
+  const { postgres = false, profileDir, fastLiveDemo = true } = opts;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'hunch-soak-'));
   const database = postgres ? await createDatabase('hunch_soak') : undefined;
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...serverEnv(process.env),
     // PGlite (or the run's own PostgreSQL database) and in-process real time, whatever the shell
     // says (an empty variable is unset).
     DATABASE_URL: database?.url ?? '',
@@ -95,15 +109,20 @@ async function startSoakServer(postgres: boolean): Promise<SoakServer> {
     // For the event-loop delay; it adds read-only routes and a GC observer, nothing on other paths.
     BENCH_METRICS: '1',
     LOG_LEVEL: 'warn',
-    LIVE_DEMO_EVERY_S: String(LIVE_DEMO.everyS),
-    LIVE_DEMO_LOBBY_S: String(LIVE_DEMO.lobbyS),
-    LIVE_DEMO_QUESTION_S: String(LIVE_DEMO.questionS),
+    ...(fastLiveDemo
+      ? {
+          LIVE_DEMO_EVERY_S: String(LIVE_DEMO.everyS),
+          LIVE_DEMO_LOBBY_S: String(LIVE_DEMO.lobbyS),
+          LIVE_DEMO_QUESTION_S: String(LIVE_DEMO.questionS),
+        }
+      : { LIVE_DEMO_EVERY_S: '', LIVE_DEMO_LOBBY_S: '', LIVE_DEMO_QUESTION_S: '' }),
   };
-  const child = spawn(process.execPath, [...serverNodeFlags(), '--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const child = spawn(
+    process.execPath,
+    [...serverNodeFlags(), ...profile, '--import', 'tsx', 'server/src/main.ts'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const log = new ServerLog();
   child.stdout?.on('data', (d: Buffer) => log.add(d));
   child.stderr?.on('data', (d: Buffer) => log.add(d));
@@ -123,13 +142,26 @@ async function startSoakServer(postgres: boolean): Promise<SoakServer> {
   throw new Error(`the server did not start:\n${log.tail.join('\n')}`);
 }
 
-async function stopSoakServer(server: SoakServer): Promise<void> {
-  await stopChild(server.child, 10_000);
+export async function stopSoakServer(server: SoakServer): Promise<void> {
+  // Long enough for a graceful stop (the server's own limit is 10 s), so a CPU profile gets written.
+  await stopChild(server.child, 15_000);
   await rm(server.dataDir, { recursive: true, force: true });
   await server.database?.drop();
 }
 
-function rssMb(pid: number | undefined): number | undefined {
+/** CPU seconds of a process's main thread (its task whose id is the pid), from /proc. */
+function mainThreadCpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    // As bench-util's cpuSeconds: utime and stime, after the command name.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+export function rssMb(pid: number | undefined): number | undefined {
   try {
     return vmRssMb(readFileSync(`/proc/${pid}/status`, 'utf8'));
   } catch {
@@ -138,7 +170,7 @@ function rssMb(pid: number | undefined): number | undefined {
 }
 
 /** The server's event-loop delay since the previous call (the histogram restarts after each). */
-async function serverLoop(url: string): Promise<ProcessFigures | undefined> {
+export async function serverLoop(url: string): Promise<ProcessFigures | undefined> {
   try {
     const res = await fetch(`${url}${routeUrl(metricsRoutes.figures, undefined, { reset: '1' })}`, {
       signal: AbortSignal.timeout(5_000),
@@ -154,7 +186,7 @@ export async function benchSoak(opts: SoakOptions): Promise<boolean> {
   console.log(`\n== soak: ${users} users for ${minutes} min against one server process ==`);
   let server: SoakServer;
   try {
-    server = await startSoakServer(opts.postgres ?? false);
+    server = await startSoakServer({ postgres: opts.postgres, profileDir: opts.serverProfileDir });
   } catch (err) {
     console.error(`soak: ${err instanceof Error ? err.message : err}`);
     return false;
@@ -176,16 +208,45 @@ export async function benchSoak(opts: SoakOptions): Promise<boolean> {
 async function soak(server: SoakServer, opts: SoakOptions): Promise<boolean> {
   const { users, minutes } = opts;
   const durationMs = minutes * 60_000;
-  const rampMs = Math.min(RAMP_MS, durationMs / 4);
   console.log(
     `  server: pid ${server.child.pid}, ${server.url}, ${server.database ? 'a fresh PostgreSQL database' : `PGlite in ${server.dataDir}`}, demo content, ` +
       `node ${serverNodeFlags().join(' ')}; a live game every ${LIVE_DEMO.everyS} s ` +
       `(lobby ${LIVE_DEMO.lobbyS} s, ${LIVE_DEMO.questionS} s a question)`,
   );
   console.log(
-    `  users: ramped in over ${Math.round(rampMs / 1000)} s, 1–5 s between actions, each with its own ` +
+    `  users: ramped in over ${Math.round(rampMs(durationMs) / 1000)} s, 1–5 s between actions, each with its own ` +
       'cookies, CSRF token and X-Forwarded-For address (198.18.0.0/15); user 0 logs in as the demo account, the others register',
   );
+  console.log(`\n${sampleHeader()}`);
+  const { run, world, abandoned } = await runUsers(server, users, durationMs, (s) =>
+    console.log(sampleRow(s)),
+  );
+  const report: SoakRun = { ...run, minutes };
+  printReport(report, world, server, abandoned);
+  if (opts.json) console.log(JSON.stringify(soakJson(report)));
+  return run.tally.errorCount() === 0;
+}
+
+const rampMs = (durationMs: number) => Math.min(RAMP_MS, durationMs / 4);
+
+export interface UsersRun {
+  run: Omit<SoakRun, 'minutes'>;
+  world: SoakWorld;
+  /** Some users were still busy WIND_DOWN_MS after the end and were left. */
+  abandoned: boolean;
+}
+
+/**
+ * `users` simulated people against the server for `durationMs` (ramped in), and a sample of the
+ * server every 10 s (handed to `onSample` as it is taken); resolves when they are done.
+ */
+export async function runUsers(
+  server: SoakServer,
+  users: number,
+  durationMs: number,
+  onSample: (s: SoakSample) => void = () => undefined,
+): Promise<UsersRun> {
+  const ramp = rampMs(durationMs);
   await serverLoop(server.url); // The seed's delays are not the soak's.
 
   const tally = new SoakTally();
@@ -209,11 +270,18 @@ async function soak(server: SoakServer, opts: SoakOptions): Promise<boolean> {
   const clientLoop = monitorEventLoopDelay({ resolution: 10 });
   clientLoop.enable();
   const samples: SoakSample[] = [];
-  let last = { at: t0, requests: 0, cpu: cpuSeconds(server.child.pid), client: process.cpuUsage() };
+  let last = {
+    at: t0,
+    requests: 0,
+    cpu: cpuSeconds(server.child.pid),
+    loopCpu: mainThreadCpuSeconds(server.child.pid),
+    client: process.cpuUsage(),
+  };
   const takeSample = async () => {
     const figures = await serverLoop(server.url);
     const now = Date.now();
     const cpu = cpuSeconds(server.child.pid);
+    const loopCpu = mainThreadCpuSeconds(server.child.pid);
     const client = process.cpuUsage();
     const wallS = Math.max(0.001, (now - last.at) / 1000);
     const clientS = (client.user + client.system - last.client.user - last.client.system) / 1e6;
@@ -225,24 +293,27 @@ async function soak(server: SoakServer, opts: SoakOptions): Promise<boolean> {
       errors: tally.errorCount(),
       rssMb: rssMb(server.child.pid),
       cpuPct: cpu === undefined || last.cpu === undefined ? undefined : ((cpu - last.cpu) / wallS) * 100,
+      loopCpuPct:
+        loopCpu === undefined || last.loopCpu === undefined
+          ? undefined
+          : ((loopCpu - last.loopCpu) / wallS) * 100,
       loopP99Ms: figures?.eventLoopP99Ms,
       loopMaxMs: figures?.eventLoopMaxMs,
       clientLoopP99Ms: clientLoop.percentile(99) / 1e6,
       clientCpuPct: (clientS / wallS) * 100,
     };
     clientLoop.reset();
-    last = { at: now, requests: tally.requests, cpu, client };
+    last = { at: now, requests: tally.requests, cpu, loopCpu, client };
     samples.push(s);
-    console.log(sampleRow(s));
+    onSample(s);
   };
-  console.log(`\n${sampleHeader()}`);
   let sampling = Promise.resolve();
   const sampler = setInterval(() => {
     sampling = sampling.then(takeSample);
   }, SAMPLE_EVERY_MS);
 
   const running = Array.from({ length: users }, (_, i) =>
-    sleep((i * rampMs) / users).then(() =>
+    sleep((i * ramp) / users).then(() =>
       Date.now() < world.deadline ? new SoakUser(i, world).run() : undefined,
     ),
   );
@@ -265,11 +336,7 @@ async function soak(server: SoakServer, opts: SoakOptions): Promise<boolean> {
   if (!serverGone && Date.now() - last.at > SAMPLE_EVERY_MS / 2) await takeSample();
   clientLoop.disable();
   server.child.off('exit', onExit);
-
-  const run: SoakRun = { users, minutes, elapsedS, tally, samples, serverLogErrors: server.log.errors };
-  printReport(run, world, server, abandoned);
-  if (opts.json) console.log(JSON.stringify(soakJson(run)));
-  return tally.errorCount() === 0;
+  return { run: { users, elapsedS, tally, samples, serverLogErrors: server.log.errors }, world, abandoned };
 }
 
 function printReport(run: SoakRun, world: SoakWorld, server: SoakServer, abandoned: boolean): void {

@@ -89,6 +89,8 @@ export interface SoakSample {
   rssMb: number | undefined;
   /** CPU time of the server process over the interval, in % of one core. */
   cpuPct: number | undefined;
+  /** Of it, its main thread's (the event loop's; PGlite runs in a thread of its own). */
+  loopCpuPct?: number;
   /** The server's event-loop delay since the previous sample (BENCH_METRICS). */
   loopP99Ms: number | undefined;
   loopMaxMs: number | undefined;
@@ -106,12 +108,13 @@ const SAMPLE_COLUMNS = [
   'errors',
   'RSS',
   'CPU',
+  'loop CPU',
   'loop p99',
   'loop max',
   'client CPU',
   'client p99',
 ];
-const WIDTHS = [7, 6, 5, 6, 6, 9, 6, 9, 9, 10, 10];
+const WIDTHS = [7, 6, 5, 6, 6, 9, 6, 9, 9, 9, 10, 10];
 
 const cell = (v: string, i: number) => v.padStart(WIDTHS[i]!);
 const fmtOpt = (ms: number | undefined) => (ms === undefined ? '—' : fmtMs(ms));
@@ -129,6 +132,7 @@ export function sampleRow(s: SoakSample): string {
     String(s.errors),
     s.rssMb === undefined ? '—' : `${s.rssMb.toFixed(0)} MB`,
     s.cpuPct === undefined ? '—' : `${s.cpuPct.toFixed(0)} %`,
+    s.loopCpuPct === undefined ? '—' : `${s.loopCpuPct.toFixed(0)} %`,
     fmtOpt(s.loopP99Ms),
     fmtOpt(s.loopMaxMs),
     `${s.clientCpuPct.toFixed(0)} %`,
@@ -199,6 +203,7 @@ export function soakJson(run: SoakRun): Record<string, unknown> {
     rss_mb_max: opt1(maxOf(run.samples.map((s) => s.rssMb))),
     loop_p99_ms: run.samples.map((s) => opt1(s.loopP99Ms)),
     server_cpu_pct: run.samples.map((s) => opt1(s.cpuPct)),
+    server_loop_cpu_pct: run.samples.map((s) => opt1(s.loopCpuPct)),
     loop_max_ms_max: opt1(maxOf(run.samples.map((s) => s.loopMaxMs))),
     client_loop_p99_ms_max: opt1(maxOf(run.samples.map((s) => s.clientLoopP99Ms))),
     server_log_errors: run.serverLogErrors,

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
@@ -19,6 +18,7 @@ import { clientErrorHandler, installErrorHandler } from './platform/http/error-h
 import { installRateLimits } from './platform/http/rate-limits';
 import { onlyTableRoutes } from './platform/http/register-route';
 import { installSecurityHeaders } from './platform/http/security-headers';
+import { serveWebApp } from './platform/http/static-web';
 import { imageKinds } from './platform/images';
 import { installSessions } from './platform/sessions';
 import { profileRoutes } from './profiles/profile-routes';
@@ -99,15 +99,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       maxAge: '1h',
     });
   }
-  const webDist = ctx.config.webDist;
-  const hasWeb = !!webDist && existsSync(path.join(webDist, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, prefix: '/', decorateReply: false, wildcard: false });
-  }
+  // The built web app, compressed and cached (platform/http/static-web.ts), when there is one.
+  const web = await serveWebApp(app, ctx.config.webDist);
   // The single-page app owns every other GET path; the API and assets keep plain-text 404s.
   app.setNotFoundHandler((request, reply) => {
-    if (hasWeb && request.method === 'GET' && !/^\/(api|assets|socket\.io)\//.test(request.url)) {
-      return reply.type('text/html; charset=utf-8').sendFile('index.html', webDist);
+    if (web && request.method === 'GET' && !/^\/(api|assets|socket\.io)\//.test(request.url)) {
+      return web.sendIndex(request, reply);
     }
     return reply
       .code(404)

@@ -75,6 +75,11 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
       );
     }
   });
+  // Hosting's changes (an outcome, a moved schedule, a deleted game) reach watchers as the clock's
+  // do: through the /data room, which the Redis adapter carries to every process.
+  const stopPushing = ctx.hooks.onGameChanged(async (gameId, state) => {
+    data.announce(gameId, state);
+  });
   return {
     io,
     clock,
@@ -82,6 +87,7 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     conductor,
     async close() {
       stopEnding();
+      stopPushing();
       await conductor.stop();
       await live.batcher.drain();
       await clock.stop();

@@ -1,11 +1,17 @@
 import type { Db } from '../platform/db/database';
 
 /**
+ * The advisory lock every writer of a community's standings holds (with the community id):
+ * migrations/013-community-standings.sql; scoring takes the same one (games/community-standings).
+ */
+const STANDINGS_LOCK = 72_410_201;
+
+/**
  * Leaving erases the member's data in that community (spec §4), in one transaction: their
  * participations and answers in its games go with the membership, and so does their representing
  * it in other communities' games (their entry there stays, representing none, and their rank
  * within it goes). Ranks already stored for the other players of completed games are left as they
- * were scored.
+ * were scored; their community rank (its standings, decision 024) no longer counts the leaver.
  */
 export async function leaveCommunity(db: Db, userId: number, communityId: number): Promise<void> {
   await db.transaction(async (tx) => {
@@ -13,6 +19,20 @@ export async function leaveCommunity(db: Db, userId: number, communityId: number
     // it, so an entry written meanwhile either waits for this leave and is refused, or is committed
     // before the statements below run, and they take it.
     await tx.query('DELETE FROM memberships WHERE user_id = $1 AND community_id = $2', [userId, communityId]);
+    // Their standing goes with their entries, under the lock a scoring of the community's games
+    // holds, taken before the entries go (as scoring takes it before it writes), so neither waits
+    // for the other in a circle. One statement reads the count of their total before changing it.
+    await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [STANDINGS_LOCK, communityId]);
+    await tx.query(
+      `WITH gone AS (
+         DELETE FROM community_standings WHERE community_id = $2 AND user_id = $1 RETURNING score),
+       emptied AS (
+         DELETE FROM community_score_counts h USING gone
+          WHERE h.community_id = $2 AND h.score = gone.score AND h.players <= 1)
+       UPDATE community_score_counts h SET players = h.players - 1 FROM gone
+        WHERE h.community_id = $2 AND h.score = gone.score AND h.players > 1`,
+      [userId, communityId],
+    );
     await tx.query(
       `DELETE FROM participations p USING games g, series s
         WHERE p.user_id = $1 AND p.game_id = g.id AND g.series_id = s.id AND s.community_id = $2`,

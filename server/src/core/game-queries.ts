@@ -19,6 +19,8 @@ interface GameRow {
   participants: number;
   question_count: number;
   subcommunities: [string, string][] | null;
+  /** Texts of the pending predict questions still without an outcome; null once scored. */
+  waiting_for: string[] | null;
 }
 
 const GAME_SELECT = `
@@ -30,7 +32,11 @@ const GAME_SELECT = `
          (SELECT count(*)::int FROM questions q WHERE q.game_id = g.id) AS question_count,
          (SELECT json_agg(json_build_array(sc.endpoint, sc.name) ORDER BY sc.name)
             FROM game_subcommunities gs JOIN communities sc ON sc.id = gs.community_id
-           WHERE gs.game_id = g.id) AS subcommunities
+           WHERE gs.game_id = g.id) AS subcommunities,
+         CASE WHEN g.scored_at IS NULL THEN
+           (SELECT json_agg(q.text ORDER BY q.i) FROM questions q
+             WHERE q.game_id = g.id AND q.outcome_kind = 'pending' AND q.outcome IS NULL AND NOT q.voided)
+         END AS waiting_for
     FROM games g
     JOIN series s ON s.id = g.series_id
     JOIN communities c ON c.id = s.community_id`;
@@ -42,6 +48,7 @@ function presentGame(row: GameRow, now: Date): Game {
     complete: new Date(row.complete_at).toISOString(),
   };
   const subcommunities = Object.fromEntries(row.subcommunities ?? []);
+  const state = gameStateAt(schedule, now, row.scored);
   return {
     uuid: row.uuid,
     name: row.name ?? row.series_name,
@@ -50,12 +57,14 @@ function presentGame(row: GameRow, now: Date): Game {
     community: { endpoint: row.community_endpoint, name: row.community_name },
     schedule,
     synchronous: row.synchronous,
-    state: gameStateAt(schedule, now, row.scored),
+    state,
     status: gameStatusAt(schedule, now, row.scored),
     participants: row.participants,
     subcommunities,
     groups: { age: [...AGE_BRACKETS], geo: [], community: Object.keys(subcommunities) },
     question_count: row.question_count,
+    // Only past complete: before it, a pending outcome is not late yet (hosting spec §3).
+    waiting_for: state === 'results' ? (row.waiting_for ?? []) : [],
   };
 }
 

@@ -49,6 +49,7 @@ export function toQuestionItem(q: QuestionRow): QuestionItem {
           ? { min: q.slider_min!, max: q.slider_max!, step: q.slider_step!, unit: q.slider_unit ?? '' }
           : null,
     },
+    voided: q.voided,
   };
 }
 

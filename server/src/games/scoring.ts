@@ -1,152 +1,48 @@
-import {
-  communityRanks,
-  guessPoints,
-  predictPoints,
-  predictTruthCrowd,
-  rankAndPercentile,
-  withSpeedBonus,
-} from '@hunch/rules';
-import { loadQuestionRows, type QuestionRow } from '../core/question-queries';
+import { liveScheduleOf, loadQuestionRows } from '../core/question-queries';
 import type { Db, Queryable } from '../platform/db/database';
+import { gameCommunity, lockStandings } from './community-standings';
+import { planNeeds, planQuestions, type QuestionPlan } from './scoring-plan';
+import { answerAggregates, answerPoints, writeScores } from './scoring-sql';
 
-interface AnswerRow {
-  participation_id: number;
-  question_i: number;
-  choice_i: number | null;
-  number_answer: number | null;
+/** How each question of a game scores (scoring-plan.ts), from one pass over its answers. */
+async function planGame(tx: Queryable, gameId: string): Promise<{ plan: QuestionPlan[]; speed: boolean }> {
+  const game = (
+    await tx.query<{ speed: boolean; standby_at: Date }>(
+      'SELECT (synchronous AND speed_bonus) AS speed, standby_at FROM games WHERE id = $1',
+      [gameId],
+    )
+  ).rows[0]!;
+  const questions = await loadQuestionRows(tx, gameId);
+  const needs = planNeeds(questions);
+  const schedule = game.speed ? liveScheduleOf(new Date(game.standby_at).getTime(), questions) : null;
+  const { counts, medians } = await answerAggregates(tx, gameId, needs.countsOf, needs.mediansOf);
+  return { plan: planQuestions(questions, counts, medians, schedule), speed: game.speed };
 }
 
-interface ParticipationRow {
-  id: number;
-  community: string | null;
+/**
+ * Scores a game (DESIGN §2), set-based (decision 024): a plan per question from the game's choice
+ * counts and crowd medians, then one statement over all of it writes the scores, ranks,
+ * percentiles, community ranks and positions, and moves the community standings along. Returns
+ * the number of entries.
+ */
+async function score(tx: Queryable, gameId: string): Promise<number> {
+  // Sorts and hashes over a big game's entries stay in memory, and no time goes into compiling
+  // the statements (JIT took longer than running them): for this transaction only.
+  await tx.exec("SET LOCAL work_mem = '64MB'; SET LOCAL jit = off");
+  // Before any score changes: whoever else moves this community's standings waits, or is waited for.
+  const communityId = await gameCommunity(tx, gameId);
+  await lockStandings(tx, communityId);
+  const { plan, speed } = await planGame(tx, gameId);
+  return writeScores(tx, gameId, plan, speed, communityId);
 }
 
-/** Counts per choice index of one question's answers. */
-function choiceCounts(answers: AnswerRow[], questionI: number, choices: number): number[] {
-  const counts = new Array<number>(choices).fill(0);
-  for (const a of answers) {
-    if (a.question_i === questionI && a.choice_i !== null && a.choice_i < choices) counts[a.choice_i]! += 1;
-  }
-  return counts;
-}
-
-/** Points for every answer of a game (DESIGN §2), keyed `${participation}:${question}`. */
-export function pointsForAnswers(questions: QuestionRow[], answers: AnswerRow[]): Map<string, number> {
-  const points = new Map<string, number>();
-  for (const q of questions) {
-    const mine = answers.filter((a) => a.question_i === q.i);
-    if (q.kind === 'vote' || q.voided) {
-      for (const a of mine) points.set(`${a.participation_id}:${q.i}`, 0);
-    } else if (q.kind === 'guess') {
-      const linked = q.linked_vote_i !== null ? questions.find((v) => v.i === q.linked_vote_i) : undefined;
-      const counts = linked
-        ? choiceCounts(answers, linked.i, linked.choices.length)
-        : choiceCounts(answers, q.i, q.choices.length);
-      for (const a of mine)
-        points.set(`${a.participation_id}:${q.i}`, a.choice_i === null ? 0 : guessPoints(a.choice_i, counts));
-    } else {
-      const values = mine.flatMap((a) => (a.number_answer === null ? [] : [a.number_answer]));
-      const truth = q.outcome ?? predictTruthCrowd(values);
-      const slider = { min: q.slider_min ?? 0, max: q.slider_max ?? 0 };
-      for (const a of mine) {
-        const p =
-          truth === null || a.number_answer === null ? 0 : predictPoints(a.number_answer, truth, slider);
-        points.set(`${a.participation_id}:${q.i}`, p);
-      }
-    }
-  }
-  return points;
-}
-
-/** A live game with its speed switch on scales each answer's points by how fast it came. */
-async function applySpeedBonus(
+/** The points of each answer of a game as scoring counts them (they are not stored). */
+export async function gameAnswerPoints(
   tx: Queryable,
   gameId: string,
-  questions: QuestionRow[],
-  points: Map<string, number>,
-) {
-  const game = (
-    await tx.query<{ on: boolean; standby_at: Date }>(
-      'SELECT (synchronous AND speed_bonus) AS on, standby_at FROM games WHERE id = $1',
-      [gameId],
-    )
-  ).rows[0];
-  if (!game?.on) return;
-  const secs = (
-    await tx.query<{ secs: number }>(
-      'SELECT secs_to_answer AS secs FROM questions WHERE game_id = $1 ORDER BY i',
-      [gameId],
-    )
-  ).rows.map((r) => r.secs);
-  const schedule = { startAt: new Date(game.standby_at).getTime(), secs };
-  const times = await tx.query<{ participation_id: number; question_i: number; answered_at: Date }>(
-    `SELECT a.participation_id, a.question_i, a.answered_at FROM answers a
-       JOIN participations p ON p.id = a.participation_id WHERE p.game_id = $1`,
-    [gameId],
-  );
-  for (const t of times.rows) {
-    const key = `${t.participation_id}:${t.question_i}`;
-    const base = points.get(key);
-    if (base && questions.some((q) => q.i === t.question_i)) {
-      points.set(key, withSpeedBonus(base, schedule, t.question_i, new Date(t.answered_at).getTime()));
-    }
-  }
-}
-
-async function writeScores(tx: Queryable, gameId: string): Promise<number> {
-  const questions = await loadQuestionRows(tx, gameId);
-  const answers = (
-    await tx.query<AnswerRow>(
-      `SELECT a.participation_id, a.question_i, a.choice_i, a.number_answer
-         FROM answers a JOIN participations p ON p.id = a.participation_id WHERE p.game_id = $1`,
-      [gameId],
-    )
-  ).rows;
-  const participations = (
-    await tx.query<ParticipationRow>(
-      `SELECT p.id, c.endpoint AS community FROM participations p
-         LEFT JOIN communities c ON c.id = p.subcommunity_id
-        WHERE p.game_id = $1 ORDER BY p.id`,
-      [gameId],
-    )
-  ).rows;
-  const points = pointsForAnswers(questions, answers);
-  await applySpeedBonus(tx, gameId, questions, points);
-  const totals = new Map<number, number>(participations.map((p) => [p.id, 0]));
-  for (const [key, pts] of points) {
-    const pid = Number(key.split(':')[0]);
-    totals.set(pid, (totals.get(pid) ?? 0) + pts);
-  }
-  // Leaderboard order: score descending, earlier entries first among equals.
-  const ordered = [...participations].sort((a, b) => totals.get(b.id)! - totals.get(a.id)! || a.id - b.id);
-  const scores = ordered.map((p) => totals.get(p.id)!);
-  const rp = rankAndPercentile(scores);
-  const cr = communityRanks(ordered.map((p) => ({ community: p.community, score: totals.get(p.id)! })));
-
-  await tx.query(
-    `UPDATE answers a SET points = t.pts
-       FROM unnest($1::int[], $2::int[], $3::int[]) AS t(pid, qi, pts)
-      WHERE a.participation_id = t.pid AND a.question_i = t.qi`,
-    [
-      [...points.keys()].map((k) => Number(k.split(':')[0])),
-      [...points.keys()].map((k) => Number(k.split(':')[1])),
-      [...points.values()],
-    ],
-  );
-  await tx.query(
-    `UPDATE participations p SET score = t.s, rank = t.r, percentile = t.pc, community_rank = t.cr, position = t.pos
-       FROM unnest($1::int[], $2::float8[], $3::int[], $4::float8[], $5::int[], $6::int[]) AS t(id, s, r, pc, cr, pos)
-      WHERE p.id = t.id`,
-    [
-      ordered.map((p) => p.id),
-      scores,
-      rp.map((x) => x.r),
-      rp.map((x) => x.p),
-      cr,
-      ordered.map((_, i) => i + 1),
-    ],
-  );
-  return ordered.length;
+): Promise<{ participation_id: number; question_i: number; points: number }[]> {
+  const { plan, speed } = await planGame(tx, gameId);
+  return answerPoints(tx, gameId, plan, speed);
 }
 
 /**
@@ -155,7 +51,7 @@ async function writeScores(tx: Queryable, gameId: string): Promise<number> {
  * together. The caller holds the game's row lock, so two corrections never interleave.
  */
 export async function rescoreGame(tx: Queryable, gameId: string, after?: AfterScoring): Promise<void> {
-  await writeScores(tx, gameId);
+  await score(tx, gameId);
   if (after) await after(tx, gameId);
 }
 
@@ -184,7 +80,7 @@ export async function scoreGame(db: Db, gameId: string, now: Date, after?: After
       [gameId, now],
     );
     if (claim.rows.length === 0) return false;
-    await writeScores(tx, gameId);
+    await score(tx, gameId);
     if (after) await after(tx, gameId);
     return true;
   });

@@ -169,13 +169,22 @@ interface QuestionRow {
 /** Every game of the given series, with questions and choices, in schedule order. */
 export async function loadGamesOfSeries(db: Queryable, seriesIds: number[]): Promise<ExistingGame[]> {
   if (seriesIds.length === 0) return [];
+  return loadStoredGames(db, 'g.series_id = ANY($1::int[])', [seriesIds]);
+}
+
+/** One game, with questions and choices (what the audit log records of a deleted game). */
+export async function loadStoredGame(db: Queryable, uuid: string): Promise<ExistingGame | undefined> {
+  return (await loadStoredGames(db, 'g.id = $1::uuid', [uuid]))[0];
+}
+
+async function loadStoredGames(db: Queryable, where: string, params: unknown[]): Promise<ExistingGame[]> {
   const games = await db.query<GameRow>(
     `SELECT g.id::text AS uuid, g.series_id, g.key, g.name, g.image, g.open_at, g.standby_at, g.complete_at,
             g.synchronous, g.speed_bonus, (g.scored_at IS NOT NULL) AS scored,
             (SELECT array_agg(c.endpoint ORDER BY c.endpoint) FROM game_subcommunities gs
                JOIN communities c ON c.id = gs.community_id WHERE gs.game_id = g.id) AS subcommunities
-       FROM games g WHERE g.series_id = ANY($1::int[]) ORDER BY g.standby_at, g.key`,
-    [seriesIds],
+       FROM games g WHERE ${where} ORDER BY g.standby_at, g.key`,
+    params,
   );
   const questions = await db.query<QuestionRow>(
     `SELECT q.game_id::text AS game_id, q.kind, q.text, q.image, q.slider_min, q.slider_max, q.slider_step,
@@ -183,8 +192,8 @@ export async function loadGamesOfSeries(db: Queryable, seriesIds: number[]): Pro
             COALESCE((SELECT json_agg(json_build_object('text', c.text, 'image', c.image) ORDER BY c.i)
                         FROM choices c WHERE c.question_id = q.id), '[]') AS choices
        FROM questions q JOIN games g ON g.id = q.game_id
-      WHERE g.series_id = ANY($1::int[]) ORDER BY q.game_id, q.i`,
-    [seriesIds],
+      WHERE ${where} ORDER BY q.game_id, q.i`,
+    params,
   );
   const byGame = new Map<string, StoredQuestion[]>();
   for (const q of questions.rows) {

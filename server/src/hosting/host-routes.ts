@@ -6,6 +6,7 @@ import { requireHost } from '../platform/auth-guards';
 import { HttpError } from '../platform/http/http-error';
 import { registerRoute } from '../platform/http/register-route';
 import { actorFor, readAudit, recordAudit } from './audit-log';
+import { hostConsoleRoutes } from './host-console-routes';
 import { addHost, communityIdOf, hostedCommunities, hostsOf, removeHost, userByName } from './host-queries';
 import { applyOutcome, checkOutcome, outcomeTarget, type Rescore } from './outcome';
 import { BUNDLE_LIMITS, looksLikeZip } from './season-bundle';
@@ -134,9 +135,16 @@ export function hostingRoutes(app: FastifyInstance, ctx: AppContext, rescore: Re
     if (!target) throw new HttpError(404, 'No such game or question');
     await requireHost(request, target.community);
     checkOutcome(target, params.question_i, body, ctx.now());
-    await applyOutcome(db, params.uuid, params.question_i, target, body, await actorFor(db, userId), rescore);
-    return (await loadGame(db, params.uuid, ctx.now(), userId))!;
+    const actor = await actorFor(db, userId);
+    const changed = await applyOutcome(db, params.uuid, params.question_i, target, body, actor, rescore);
+    const game = (await loadGame(db, params.uuid, ctx.now(), userId))!;
+    // Players see what the game waits for, or new scores; once nothing waits, the clock scores it
+    // and pushes 'complete' itself.
+    if (changed) await ctx.hooks.gameChanged(params.uuid, game.state);
+    return game;
   });
+
+  hostConsoleRoutes(app, ctx);
 
   registerRoute(app, httpRoutes.hostAudit, async ({ params, query }) => {
     const id = await communityOr404(params.community);
@@ -164,6 +172,9 @@ export function hostingRoutes(app: FastifyInstance, ctx: AppContext, rescore: Re
           actor: await actorFor(db, userId),
           now: ctx.now(),
           uploadsDir: ctx.uploadsDir,
+          async scheduleChanged(games) {
+            for (const { uuid, state } of games) await ctx.hooks.gameChanged(uuid, state);
+          },
           async authorize(endpoint, exists) {
             if (exists) await requireHost(request, endpoint);
             else if (!(await app.roles.isAdmin(userId)))

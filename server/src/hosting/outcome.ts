@@ -59,6 +59,7 @@ export function checkOutcome(target: Target, i: number, change: HostOutcome, now
  * scored again in the same transaction. The game's row lock orders this against the clock's
  * scoring claim and against other hosts' calls, so a game is scored once, then re-scored in turn.
  * A game still waiting is scored by the clock once nothing is pending (decision 004's claim).
+ * Returns whether anything changed.
  */
 export async function applyOutcome(
   db: Db,
@@ -68,8 +69,8 @@ export async function applyOutcome(
   change: HostOutcome,
   actor: Actor,
   rescore: Rescore,
-): Promise<void> {
-  await db.transaction(async (tx) => {
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
     const game = await tx.query<{ scored: boolean }>(
       'SELECT (scored_at IS NOT NULL) AS scored FROM games WHERE id = $1 FOR UPDATE',
       [uuid],
@@ -82,7 +83,7 @@ export async function applyOutcome(
     ).rows[0]!;
     const after =
       'outcome' in change ? { ...before, outcome: change.outcome } : { ...before, voided: change.void };
-    if (after.outcome === before.outcome && after.voided === before.voided) return;
+    if (after.outcome === before.outcome && after.voided === before.voided) return false;
     await tx.query('UPDATE questions SET outcome = $3, voided = $4 WHERE game_id = $1 AND i = $2', [
       uuid,
       i,
@@ -107,5 +108,6 @@ export async function applyOutcome(
       },
     ]);
     if (game.rows[0]!.scored) await rescore(tx, uuid);
+    return true;
   });
 }

@@ -57,6 +57,10 @@ export interface ResolvedImages {
 
 export const imageKey = (kind: ImageKind, ref: string) => `${kind}:${ref}`;
 
+/** An image's stored name, from the hash of the bytes sent: the same picture twice is one file. */
+export const contentName = (bytes: Buffer) =>
+  `s-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.jpg`;
+
 /**
  * Resolves each image a season names: a file of the bundle, checked by its bytes and re-encoded
  * like a profile image, named after its content (the same file imported twice is the same image);
@@ -82,7 +86,7 @@ export async function resolveImages(
     if (bytes) {
       try {
         const jpeg = await reencodeUpload(bytes, kind);
-        const name = `s-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.jpg`;
+        const name = contentName(bytes);
         names.set(key, name);
         pending.set(key, { kind, name, jpeg });
       } catch (err) {

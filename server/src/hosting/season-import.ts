@@ -1,17 +1,19 @@
 import {
+  type GameState,
   parseSeason,
   SEASON_ENDPOINT_PATTERN,
   type Season,
   type SeasonImportResult,
   type SeasonProblem,
 } from '@hunch/contract';
+import { gameStateAt } from '@hunch/rules';
 import type { Db } from '../platform/db/database';
 import { HttpError } from '../platform/http/http-error';
 import type { Actor } from './audit-log';
 import { applyPlan, type PlacedGame } from './season-apply';
 import { type Bundle, readBundle } from './season-bundle';
 import { imageKey, imageRefs, resolveImages } from './season-images';
-import { planCounts, planSeason } from './season-plan';
+import { planCounts, planSeason, type SeasonPlan } from './season-plan';
 import {
   existingCategories,
   existingCommunities,
@@ -38,6 +40,19 @@ export interface ImportOptions {
   authorize(endpoint: string, exists: boolean): Promise<void>;
   now: Date;
   uploadsDir: string;
+  /** Told, once the import is committed, of each stored game whose schedule it moved. */
+  scheduleChanged?(games: { uuid: string; state: GameState }[]): Promise<void>;
+}
+
+/** The stored games a plan moves in time, with their state after the move. */
+function movedGames(plan: SeasonPlan, now: Date): { uuid: string; state: GameState }[] {
+  return plan.series.flatMap((s) =>
+    s.games.flatMap(({ old, next }) =>
+      old && (['open', 'standby', 'complete'] as const).some((b) => old[b].getTime() !== next[b].getTime())
+        ? [{ uuid: old.uuid, state: gameStateAt(next, now, old.scored) }]
+        : [],
+    ),
+  );
 }
 
 const withPlaces = (problems: SeasonProblem[], text: SeasonText): SeasonProblem[] =>
@@ -92,8 +107,10 @@ export async function importSeason(
   const image = (kind: Parameters<typeof imageKey>[0], ref: string | undefined) =>
     ref === undefined ? null : (images.names.get(imageKey(kind, ref)) ?? ref);
 
+  let moved: { uuid: string; state: GameState }[] = [];
+  let result: SeasonImportResult;
   try {
-    return await db.transaction(async (tx) => {
+    result = await db.transaction(async (tx) => {
       await lockCommunityEndpoint(tx, season.community.endpoint);
       const state = await loadCommunityState(tx, season.community.endpoint);
       const lookups = {
@@ -116,6 +133,7 @@ export async function importSeason(
         // Files first: content-addressed, so a rolled-back import leaves only unused pictures.
         await images.store();
         games = await applyPlan(tx, planned.plan, opts.actor);
+        moved = movedGames(planned.plan, opts.now);
       }
       return { ...counts, games, dry_run: opts.dryRun };
     });
@@ -125,6 +143,8 @@ export async function importSeason(
       throw new HttpError(409, 'Someone changed the same content at the same time: import the file again');
     throw err;
   }
+  if (moved.length > 0) await opts.scheduleChanged?.(moved);
+  return result;
 }
 
 function categoryNames(season: Season): string[] {

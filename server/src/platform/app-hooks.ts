@@ -1,13 +1,23 @@
+import type { GameState } from '@hunch/contract';
+
 /** A player left a community: their membership and their entries in its games are gone. */
 export type LeftCommunity = (userId: number, communityId: number) => Promise<void>;
 
 /**
+ * A game changed outside its clock (a host entered an outcome, moved its schedule, deleted it):
+ * its state now ('closed' for a deleted game, which never opened).
+ */
+export type GameChanged = (gameId: string, state: GameState) => Promise<void>;
+
+/**
  * What one feature announces and another acts on, wired in app/ (features never import each
  * other): the communities feature says a player left; the real-time composition ends their live
- * sockets in that community's games.
+ * sockets in that community's games. Hosting says a game changed; the real-time composition
+ * pushes its `game_state` to watchers.
  */
 export class AppHooks {
   private readonly left = new Set<LeftCommunity>();
+  private readonly changed = new Set<GameChanged>();
 
   /** Listens for leaves; returns how to stop. A listener logs its own failures. */
   onLeftCommunity(listener: LeftCommunity): () => void {
@@ -18,5 +28,16 @@ export class AppHooks {
   /** Called once a leave is committed; waits for every listener (a failing one does not undo it). */
   async leftCommunity(userId: number, communityId: number): Promise<void> {
     await Promise.allSettled([...this.left].map((listener) => listener(userId, communityId)));
+  }
+
+  /** Listens for game changes; returns how to stop. A listener logs its own failures. */
+  onGameChanged(listener: GameChanged): () => void {
+    this.changed.add(listener);
+    return () => this.changed.delete(listener);
+  }
+
+  /** Called once a change is committed; waits for every listener (a failing one does not undo it). */
+  async gameChanged(gameId: string, state: GameState): Promise<void> {
+    await Promise.allSettled([...this.changed].map((listener) => listener(gameId, state)));
   }
 }

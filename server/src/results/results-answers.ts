@@ -116,11 +116,11 @@ export async function questionStats(
   return presentQuestionStats(questions, counts, group !== null, medians);
 }
 
+/** A player's community rank: total, mean per game, rank and percentile among its players. */
 export async function communityRank(
   db: Queryable,
   communityId: number,
   userId: number,
-  now: Date,
 ): Promise<CommunityRank> {
-  return presentCommunityRank(await communityRankRow(db, communityId, userId, now));
+  return presentCommunityRank(await communityRankRow(db, communityId, userId));
 }

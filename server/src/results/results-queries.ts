@@ -154,27 +154,26 @@ export interface CommunityRankRow {
   players: number;
 }
 
-/** A player's total over the completed games of a community's series, and where it stands. */
+/**
+ * A player's total over the scored games of a community's series, and where it stands: one row of
+ * community_standings and the community's counts of players per total (migration 013, decision
+ * 024), kept up to date by scoring and by leaving, so the cost does not grow with the entries.
+ */
 export async function communityRankRow(
   db: Queryable,
   communityId: number,
   userId: number,
-  now: Date,
 ): Promise<CommunityRankRow | undefined> {
   const { rows } = await db.query<CommunityRankRow>(
-    `WITH totals AS (
-       SELECT p.user_id, sum(p.score)::float8 AS s, count(*)::int AS games
-         FROM participations p
-         JOIN games g ON g.id = p.game_id
-         JOIN series se ON se.id = g.series_id
-        WHERE se.community_id = $1 AND g.scored_at IS NOT NULL AND g.complete_at <= $3 AND p.score IS NOT NULL
-        GROUP BY p.user_id)
-     SELECT t.s, t.games,
-            (SELECT count(*)::int FROM totals o WHERE o.s > t.s) AS higher,
-            (SELECT count(*)::int FROM totals o WHERE o.s < t.s) AS lower,
-            (SELECT count(*)::int FROM totals) AS players
-       FROM totals t WHERE t.user_id = $2`,
-    [communityId, userId, now],
+    `SELECT st.score AS s, st.games,
+            COALESCE(sum(h.players) FILTER (WHERE h.score > st.score), 0)::int AS higher,
+            COALESCE(sum(h.players) FILTER (WHERE h.score < st.score), 0)::int AS lower,
+            COALESCE(sum(h.players), 0)::int AS players
+       FROM community_standings st
+       LEFT JOIN community_score_counts h ON h.community_id = st.community_id
+      WHERE st.community_id = $1 AND st.user_id = $2
+      GROUP BY st.score, st.games`,
+    [communityId, userId],
   );
   return rows[0];
 }

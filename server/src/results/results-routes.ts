@@ -42,6 +42,6 @@ export function resultsRoutes(app: FastifyInstance, ctx: AppContext): void {
         throw new HttpError(404, `No player is called ${u}`);
       userId = player.id;
     }
-    return communityRank(db, community.id, userId, ctx.now());
+    return communityRank(db, community.id, userId);
   });
 }

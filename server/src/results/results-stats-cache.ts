@@ -60,6 +60,8 @@ function bucketJoins(v: string, lo: string, hi: string, n: number): string {
  * inside the scoring transaction, after the scores are written.
  */
 export async function buildStatsCache(tx: Queryable, gameId: string): Promise<void> {
+  // Compiling these statements (JIT) took longer than running them (decision 024).
+  await tx.exec('SET LOCAL jit = off');
   await tx.query('DELETE FROM question_stats_cache WHERE game_id = $1', [gameId]);
   await tx.query('DELETE FROM question_stats_medians WHERE game_id = $1', [gameId]);
   await tx.query(
@@ -95,45 +97,62 @@ export async function buildStatsCache(tx: Queryable, gameId: string): Promise<vo
                    THEN a.number_answer IS NOT NULL AND a.number_answer <> 'NaN'::float8
                    ELSE c.i IS NOT NULL END)`;
   const params = [gameId, ...cutoffs.map((c) => c.d)];
-  await tx.query(
+  // One pass over the answers: they are counted into cells (question, value, age, geo-group,
+  // subcommunity), a few thousand rows however many played; the counts of every group, the crowd
+  // medians and the cells the withholding rule needs all come from the cells.
+  // The median as rules predictTruthCrowd takes it: the middle value, or the mean of the two
+  // middle values, of the numbers answered (percentile_cont would interpolate with different
+  // rounding). The value at position k is the one whose run of positions [first, last] holds k.
+  // (Cells leave NaN out, which the median would count; no answer can be NaN: JSON has none.)
+  const { rows: cells } = await tx.query<CellRow>(
     `WITH ${counted},
+     cells AS MATERIALIZED (
+       SELECT question_i, val, age, geo, sub, count(*) AS n FROM counted GROUP BY question_i, val, age, geo, sub),
      grouped AS (
        SELECT question_i, val,
               CASE WHEN GROUPING(age) = 0 THEN 'age' WHEN GROUPING(geo) = 0 THEN 'geo'
                    WHEN GROUPING(sub) = 0 THEN 'community' ELSE 'all' END AS group_kind,
               COALESCE(age, geo, sub) AS group_value,
-              count(*) AS ct
-         FROM counted
+              sum(n) AS ct
+         FROM cells
         GROUP BY GROUPING SETS ((question_i, val), (question_i, val, age), (question_i, val, geo),
-                                (question_i, val, sub)))
-     INSERT INTO question_stats_cache (game_id, group_kind, group_value, question_i, slot, ct)
-     SELECT $1, gr.group_kind, COALESCE(gr.group_value, ''), gr.question_i,
-            CASE WHEN q.kind = 'predict' THEN bucket.slot ELSE gr.val::int END, sum(gr.ct)::int
-       FROM grouped gr
-       JOIN questions q ON q.game_id = $1 AND q.i = gr.question_i
-       ${bucketJoins('gr.val', 'q.slider_min', 'q.slider_max', STATS_BUCKETS)}
-      WHERE gr.group_kind = 'all' OR gr.group_value IS NOT NULL
-      GROUP BY 1, 2, 3, 4, 5`,
+                                (question_i, val, sub))),
+     inserted AS (
+       INSERT INTO question_stats_cache (game_id, group_kind, group_value, question_i, slot, ct)
+       SELECT $1, gr.group_kind, COALESCE(gr.group_value, ''), gr.question_i,
+              CASE WHEN q.kind = 'predict' THEN bucket.slot ELSE gr.val::int END, sum(gr.ct)::int
+         FROM grouped gr
+         JOIN questions q ON q.game_id = $1 AND q.i = gr.question_i
+         ${bucketJoins('gr.val', 'q.slider_min', 'q.slider_max', STATS_BUCKETS)}
+        WHERE gr.group_kind = 'all' OR gr.group_value IS NOT NULL
+        GROUP BY 1, 2, 3, 4, 5),
+     numbers AS (
+       SELECT gr.question_i, gr.val AS v, gr.ct::bigint AS ct
+         FROM grouped gr JOIN questions q ON q.game_id = $1 AND q.i = gr.question_i
+        WHERE gr.group_kind = 'all' AND q.kind = 'predict'),
+     ranked AS (
+       SELECT question_i, v, (sum(ct) OVER upto)::bigint - ct + 1 AS first, (sum(ct) OVER upto)::bigint AS last,
+              (sum(ct) OVER (PARTITION BY question_i))::bigint AS n
+         FROM numbers WINDOW upto AS (PARTITION BY question_i ORDER BY v)),
+     medians AS (
+       INSERT INTO question_stats_medians (game_id, question_i, median)
+       SELECT $1, question_i,
+              CASE WHEN n % 2 = 1 THEN max(v) FILTER (WHERE n / 2 + 1 BETWEEN first AND last)
+                   ELSE (max(v) FILTER (WHERE n / 2 BETWEEN first AND last)
+                         + max(v) FILTER (WHERE n / 2 + 1 BETWEEN first AND last)) / 2 END
+         FROM ranked GROUP BY question_i, n)
+     SELECT question_i, age, geo, sub, sum(n)::int AS n FROM cells GROUP BY 1, 2, 3, 4`,
     params,
   );
-  await withholdGroups(tx, gameId, counted, params);
-  // The median as rules predictTruthCrowd takes it: the middle value, or the mean of the two middle
-  // values, of every numeric answer (percentile_cont would interpolate with different rounding).
-  await tx.query(
-    `INSERT INTO question_stats_medians (game_id, question_i, median)
-     SELECT $1, question_i,
-            CASE WHEN n % 2 = 1 THEN max(v) FILTER (WHERE rn = n / 2 + 1)
-                 ELSE (max(v) FILTER (WHERE rn = n / 2) + max(v) FILTER (WHERE rn = n / 2 + 1)) / 2 END
-       FROM (SELECT a.question_i, a.number_answer AS v,
-                    row_number() OVER (PARTITION BY a.question_i ORDER BY a.number_answer) AS rn,
-                    count(*) OVER (PARTITION BY a.question_i) AS n
-               FROM participations p
-               JOIN answers a ON a.participation_id = p.id
-               JOIN questions q ON q.game_id = p.game_id AND q.i = a.question_i
-              WHERE p.game_id = $1 AND q.kind = 'predict' AND a.number_answer IS NOT NULL) ranked
-      GROUP BY question_i, n`,
-    [gameId],
-  );
+  await withholdGroups(tx, gameId, cells);
+}
+
+interface CellRow {
+  question_i: number;
+  age: string | null;
+  geo: string | null;
+  sub: string | null;
+  n: number;
 }
 
 /**
@@ -141,23 +160,7 @@ export async function buildStatsCache(tx: Queryable, gameId: string): Promise<vo
  * of age, geo and subcommunity), then drops their counts and marks them withheld; and records the
  * rule's version.
  */
-async function withholdGroups(
-  tx: Queryable,
-  gameId: string,
-  counted: string,
-  params: unknown[],
-): Promise<void> {
-  const { rows } = await tx.query<{
-    question_i: number;
-    age: string | null;
-    geo: string | null;
-    sub: string | null;
-    n: number;
-  }>(
-    `WITH ${counted}
-     SELECT question_i, age, geo, sub, count(*)::int AS n FROM counted GROUP BY 1, 2, 3, 4`,
-    params,
-  );
+async function withholdGroups(tx: Queryable, gameId: string, rows: readonly CellRow[]): Promise<void> {
   const cells = rows.map(
     (r): StatsCell => ({ question: r.question_i, age: r.age, geo: r.geo, community: r.sub, n: r.n }),
   );

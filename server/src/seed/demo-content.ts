@@ -1,4 +1,7 @@
-import type { QuestionInput } from '@hunch/contract';
+import type { SeasonQuestionInput } from '@hunch/contract';
+
+/** The demo's live series, in Hunch HQ: the live demo adds its games a few minutes ahead. */
+export const LIVE_SERIES = { community: 'hunch-hq', endpoint: 'hunch-live', name: 'Hunch Live' } as const;
 
 /** Demo communities: enough groups and sizes that search, filters and '< 50' all show. */
 export const demoCommunities = [
@@ -130,10 +133,13 @@ export const demoZipcodes = [
   '79843',
 ];
 
-/** A themed question set: a vote, a guess linked to it, a host-outcome predict, a crowd predict, a guess. */
+/**
+ * A themed question set, as a season file writes it: a vote, a guess linked to it, a predict with a
+ * known outcome, a predict the crowd decides, and a guess.
+ */
 export interface QuestionSet {
   theme: string;
-  questions: QuestionInput[];
+  questions: SeasonQuestionInput[];
 }
 
 const set = (
@@ -145,16 +151,16 @@ const set = (
 ): QuestionSet => ({
   theme,
   questions: [
-    { kind: 'vote', text: vote[0], choices: vote[1].map((text) => ({ text })) },
+    { kind: 'vote', text: vote[0], choices: vote[1] },
     {
       kind: 'guess',
       text: 'Which answer to the last question will be the most popular?',
-      choices: vote[1].map((text) => ({ text })),
-      linked_vote_i: 0,
+      choices: vote[1],
+      linked_vote: 1,
     },
     { kind: 'predict', text: predictHost[0], slider: predictHost[1], outcome: predictHost[2] },
-    { kind: 'predict', text: predictCrowd[0], slider: predictCrowd[1] },
-    { kind: 'guess', text: guess[0], choices: guess[1].map((text) => ({ text })) },
+    { kind: 'predict', text: predictCrowd[0], slider: predictCrowd[1], outcome: 'crowd' },
+    { kind: 'guess', text: guess[0], choices: guess[1] },
   ],
 });
 

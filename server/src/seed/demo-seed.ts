@@ -2,29 +2,25 @@ import { geoGroupFor } from '../accounts/geo-groups';
 import { hashPassword } from '../accounts/passwords';
 import { ensureGeoCommunity } from '../accounts/registration';
 import { loadQuestionRows } from '../core/question-queries';
-import { createCommunity, createGame, createSeries } from '../hosting/authoring';
+import type { Actor } from '../hosting/audit-log';
+import { categoryId } from '../hosting/authoring';
 import { addHost } from '../hosting/host-queries';
+import { importSeason } from '../hosting/season-import';
+import { SeasonRefusal } from '../hosting/season-refusal';
 import type { AppContext } from '../platform/app-context';
-import type { Queryable } from '../platform/db/database';
-import { badgeImage, storeImage } from '../platform/images';
-import {
-  adjectives,
-  animals,
-  demoCommunities,
-  demoZipcodes,
-  type QuestionSet,
-  questionSets,
-} from './demo-content';
-import { LIVE_SERIES } from './live-demo';
+import type { Db, Queryable } from '../platform/db/database';
+import { adjectives, animals, demoCommunities, demoZipcodes } from './demo-content';
+import { type DemoSeason, demoSeasons } from './demo-seasons';
+import { seasonZip } from './season-zip';
 import { type Random, seededRandom } from './seeded-random';
 
 /** A demo account anyone can log in with (README). */
 export const DEMO_LOGIN = { username: 'demo_player', password: 'hunch123' } as const;
 /** A demo account that hosts every demo community, so the console can be tried at once (README). */
 export const DEMO_HOST = { username: 'demo_host', password: 'hunch123' } as const;
+/** Who the audit log says created the demo content. */
+export const DEMO_SEED_ACTOR: Actor = { userId: null, name: 'demo seed' };
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 // Any constant apart from the migrations' (platform/db/migrate.ts): the processes starting on one
 // database take it in turn, so only the first seeds.
 const SEED_LOCK = 72_410_002;
@@ -33,64 +29,113 @@ export interface SeedOptions {
   players: number;
 }
 
-/** Seeds demo content when the database has no community yet. Returns whether it seeded. */
+/**
+ * Seeds demo content when the database has no community yet. Returns whether it seeded. The
+ * content (communities, series, games, questions and their pictures) is a season document per
+ * demo community, imported as a host's .zip is (decision 020); players, memberships, answers and
+ * demo_host are written here.
+ */
 export async function seedDemoIfEmpty(
   ctx: AppContext,
   options: SeedOptions = { players: 400 },
 ): Promise<boolean> {
   const { rows } = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM communities');
   if (rows[0]!.n > 0) return false;
-  // Images first (files, idempotent), then every row in one transaction: a crash mid-seed leaves
-  // an empty database that the next start seeds again, never half a demo.
-  const images = new Map<string, string>();
-  for (const c of demoCommunities) {
-    images.set(
-      c.endpoint,
-      await storeImage(
-        ctx.uploadsDir,
-        'communities',
-        await badgeImage(c.name.replace(/^The /, ''), c.hue, 'communities'),
-        `${c.endpoint}.jpg`,
-      ),
-    );
-    images.set(
-      `game:${c.endpoint}`,
-      await storeImage(
-        ctx.uploadsDir,
-        'games',
-        await badgeImage(c.name.replace(/^The /, ''), (c.hue + 40) % 360, 'games'),
-        `${c.endpoint}.jpg`,
-      ),
-    );
-  }
-  for (const [k, set] of questionSets.entries()) {
-    await storeImage(
-      ctx.uploadsDir,
-      'questions',
-      await badgeImage(set.theme.slice(0, 1).toUpperCase() + set.theme.slice(1, 2), 30 + k * 55, 'questions'),
-      `${set.theme}.jpg`,
-    );
-  }
+  // Pictures and documents first, then every row in one transaction: a crash mid-seed leaves an
+  // empty database that the next start seeds again, never half a demo.
+  const seasons = await demoSeasons(ctx.now());
   const demoHash = await hashPassword(DEMO_LOGIN.password);
   return ctx.db.transaction(async (tx) => {
     // Claimed as the migrations are: whoever waited here finds the content there and leaves it.
     await tx.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK]);
     const again = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM communities');
     if (again.rows[0]!.n > 0) return false;
+    const uuids = await importDemoSeasons(ctx, tx, seasons);
+    const { rows: ids } = await tx.query<{ id: number; endpoint: string }>(
+      'SELECT id, endpoint FROM communities WHERE endpoint = ANY($1::text[])',
+      [demoCommunities.map((c) => c.endpoint)],
+    );
+    const communityIds = new Map(ids.map((r) => [r.endpoint, r.id]));
     const rnd = seededRandom(20261122);
-    const communityIds = new Map<string, number>();
-    for (const c of demoCommunities) {
-      communityIds.set(
-        c.endpoint,
-        await createCommunity(tx, { ...c, categories: [...c.categories], image: images.get(c.endpoint) }),
-      );
-    }
     const players = await seedPlayers(tx, ctx, rnd, options.players, demoHash);
     await seedMemberships(tx, rnd, players, communityIds);
-    await seedGames(tx, ctx, rnd, communityIds, images);
+    // In the order of the demo's definition, so the same players give the same answers.
+    for (const season of seasons) {
+      for (const g of season.games) {
+        if (g.share === null) continue;
+        const uuid = uuids.get(`${season.endpoint}/${g.series}/${g.key}`)!;
+        const teams = g.teams.map((e) => communityIds.get(e)!);
+        await seedAnswers(tx, rnd, uuid, communityIds.get(season.endpoint)!, g.share, teams);
+      }
+    }
     await seedDemoHost(tx, demoHash, [...communityIds.values()]);
     return true;
   });
+}
+
+/**
+ * Imports the demo's season documents inside the seed's transaction, through the one import hosts
+ * use; returns the uuid of each game by `community/series/key`.
+ */
+async function importDemoSeasons(
+  ctx: AppContext,
+  tx: Queryable,
+  seasons: DemoSeason[],
+): Promise<Map<string, string>> {
+  // Categories of the unnamed group cannot be named by a season file (it has no group name to
+  // write); they are created here, in the order and at the places the demo lists them.
+  for (const c of demoCommunities) {
+    for (const [i, cat] of c.categories.entries()) {
+      if (cat.group === null) await categoryId(tx, null, cat.name, i);
+    }
+  }
+  // A community playing as a team in another's game exists before that game is imported.
+  const namesTeams = (s: DemoSeason) => s.games.some((g) => g.teams.length > 0);
+  const ordered = [...seasons].sort((a, b) => Number(namesTeams(a)) - Number(namesTeams(b)));
+  // The imports run side by side up to their writes (reading the bundle, checking and re-encoding
+  // its pictures, which is most of their time, on sharp's threads); each then writes in its turn,
+  // in that order, inside the seed's transaction: all the demo lands together, or none of it.
+  let previous: Promise<unknown> = Promise.resolve();
+  const imports = ordered.map((s) => {
+    const after = previous;
+    const db: Db = {
+      kind: ctx.db.kind,
+      query: tx.query.bind(tx),
+      exec: tx.exec.bind(tx),
+      transaction: async (fn) => {
+        await after;
+        return fn(tx);
+      },
+      close: async () => undefined,
+    };
+    const done = importSeason(
+      db,
+      { kind: 'zip', bytes: seasonZip(s.season, s.files) },
+      {
+        dryRun: false,
+        actor: DEMO_SEED_ACTOR,
+        authorize: async () => undefined,
+        now: ctx.now(),
+        uploadsDir: ctx.uploadsDir,
+      },
+    );
+    previous = done.catch(() => undefined);
+    return done;
+  });
+  // Every import has finished with the transaction before it ends (committed or rolled back).
+  const settled = await Promise.allSettled(imports);
+  const uuids = new Map<string, string>();
+  for (const [i, result] of settled.entries()) {
+    const s = ordered[i]!;
+    if (result.status === 'rejected') {
+      const err = result.reason;
+      if (!(err instanceof SeasonRefusal)) throw err;
+      const problems = err.problems.map((p) => `${p.path}: ${p.message}`).join('; ');
+      throw new Error(`The demo season of ${s.endpoint} does not import: ${problems}`);
+    }
+    for (const g of result.value.games) uuids.set(`${s.endpoint}/${g.series}/${g.key}`, g.uuid!);
+  }
+  return uuids;
 }
 
 /** demo_host: lives where demo_player lives (same password), hosts the demo communities, plays none. */
@@ -210,147 +255,6 @@ async function seedMemberships(
      ON CONFLICT DO NOTHING`,
     [users, communities],
   );
-}
-
-const themeFor: Record<string, string> = {
-  'the-movie-buffs': 'movies',
-  'binge-watchers': 'movies',
-  'the-book-club': 'books',
-  'chart-toppers': 'music',
-  'hoops-nation': 'sports',
-  'gridiron-guessers': 'sports',
-  'pitch-perfect-fc': 'sports',
-  'lab-coats': 'science',
-  'weather-watchers': 'science',
-};
-
-const CLASH_TEAMS = ['the-movie-buffs', 'the-book-club', 'chart-toppers', 'binge-watchers'];
-
-/** Game windows relative to now: recent ones (complete, to be scored), an open one, upcoming ones. */
-function windows(now: number) {
-  return {
-    recentOld: {
-      open: new Date(now - 8 * DAY),
-      standby: new Date(now - 6 * DAY),
-      complete: new Date(now - 6 * DAY + HOUR),
-    },
-    recent: {
-      open: new Date(now - 3 * DAY),
-      standby: new Date(now - 2 * DAY),
-      complete: new Date(now - 2 * DAY + HOUR),
-    },
-    open: {
-      open: new Date(now - 6 * HOUR),
-      standby: new Date(now + 2 * DAY),
-      complete: new Date(now + 2 * DAY + HOUR),
-    },
-    upcoming: {
-      open: new Date(now + DAY),
-      standby: new Date(now + 3 * DAY),
-      complete: new Date(now + 3 * DAY + HOUR),
-    },
-  };
-}
-
-async function seedGames(
-  tx: Queryable,
-  ctx: AppContext,
-  rnd: Random,
-  ids: Map<string, number>,
-  images: Map<string, string>,
-): Promise<void> {
-  const w = windows(ctx.now().getTime());
-  // Each set's opening question carries a picture (generated before the transaction, as `{theme}.jpg`).
-  const setFor = (endpoint: string): QuestionSet => {
-    const set = questionSets.find((s) => s.theme === (themeFor[endpoint] ?? 'general')) ?? questionSets[0]!;
-    return {
-      ...set,
-      questions: set.questions.map((q, i) => (i === 0 ? { ...q, image: `${set.theme}.jpg` } : q)),
-    };
-  };
-  for (const c of demoCommunities) {
-    const communityId = ids.get(c.endpoint)!;
-    const image = images.get(`game:${c.endpoint}`);
-    if (c.endpoint === 'hunch-hq') {
-      const daily = await createSeries(tx, {
-        communityId,
-        endpoint: 'daily-hunch',
-        name: 'Daily Hunch',
-        image,
-        description: 'Five questions a day: vote, guess the crowd, predict the number.',
-      });
-      for (const [key, name] of [
-        ['recentOld', 'Daily Hunch #41'],
-        ['recent', 'Daily Hunch #42'],
-        ['open', 'Daily Hunch #43'],
-        ['upcoming', 'Daily Hunch #44'],
-      ] as const) {
-        const uuid = await createGame(tx, daily, {
-          name,
-          schedule: w[key],
-          questions: setFor('general').questions,
-        });
-        if (key !== 'upcoming') await seedAnswers(tx, rnd, uuid, communityId, key === 'open' ? 0.3 : 0.9, []);
-      }
-      await createSeries(tx, {
-        communityId,
-        endpoint: LIVE_SERIES.endpoint,
-        name: LIVE_SERIES.name,
-        image,
-        description: 'Live games every few minutes: join the lobby, then answer together against the clock.',
-      });
-      const clash = await createSeries(tx, {
-        communityId,
-        endpoint: 'community-clash',
-        name: 'Community Clash',
-        image,
-        description: 'Represent your community: the best average score wins.',
-      });
-      const clashRecent = await createGame(tx, clash, {
-        name: 'Clash: Screens vs Pages',
-        schedule: w.recent,
-        subcommunities: CLASH_TEAMS,
-        questions: setFor('the-movie-buffs').questions,
-      });
-      await seedAnswers(
-        tx,
-        rnd,
-        clashRecent,
-        communityId,
-        0.9,
-        CLASH_TEAMS.map((e) => ids.get(e)!),
-      );
-      const clashOpen = await createGame(tx, clash, {
-        name: 'Clash: Sound vs Story',
-        schedule: w.open,
-        subcommunities: CLASH_TEAMS,
-        questions: setFor('chart-toppers').questions,
-      });
-      await seedAnswers(
-        tx,
-        rnd,
-        clashOpen,
-        communityId,
-        0.3,
-        CLASH_TEAMS.map((e) => ids.get(e)!),
-      );
-      continue;
-    }
-    const series = await createSeries(tx, {
-      communityId,
-      endpoint: 'weekly',
-      name: `${c.name.replace(/^The /, '')} Weekly`,
-      image,
-      description: c.description,
-    });
-    for (const key of ['recent', 'open', 'upcoming'] as const) {
-      const uuid = await createGame(tx, series, {
-        schedule: w[key],
-        questions: setFor(c.endpoint).questions,
-      });
-      if (key !== 'upcoming') await seedAnswers(tx, rnd, uuid, communityId, key === 'open' ? 0.3 : 0.85, []);
-    }
-  }
 }
 
 /** Demo players of the community answer: choices with a per-game popularity, numbers near a centre. */

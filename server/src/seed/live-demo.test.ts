@@ -1,10 +1,18 @@
+import type { SeasonInput } from '@hunch/contract';
+import { liveEndsAt } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGame, createSeries } from '../hosting/authoring';
+import { createSeries } from '../hosting/authoring';
+import { exportSeason } from '../hosting/season-export';
+import { importSeason } from '../hosting/season-import';
+import { createGame } from '../test/authoring';
 import { colourQuestions, makeCommunity } from '../test/factories';
 import { startLiveTestServer } from '../test/live-test-server';
+import { startTestApp, type TestApp } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 import { until } from '../test/until';
-import { LIVE_SERIES, LiveDemo } from './live-demo';
+import { LIVE_SERIES } from './demo-content';
+import { seedDemoIfEmpty } from './demo-seed';
+import { ensureLiveGames, LIVE_DEMO_ACTOR, LiveDemo, liveSeason } from './live-demo';
 
 describe.each(dbKinds)('demo live bots on %s', (kind) => {
   let server: Awaited<ReturnType<typeof startLiveTestServer>>;
@@ -53,10 +61,11 @@ describe.each(dbKinds)('demo live bots on %s', (kind) => {
     const orphaned = await game(6_000);
     const held = await game(6_500);
     // The orphaned game's bots ran in a process that died: its lease ran out. Two of its players
-    // were in the game.
+    // were in the game. (The live conductor may have claimed the games' live part already.)
     await db.query(
       `INSERT INTO live_games (game_id, bots_holder, bots_until) VALUES
-         ($1, 'dead-host:1:x', now() - interval '1 second'), ($2, 'live-host:2:y', now() + interval '1 minute')`,
+         ($1, 'dead-host:1:x', now() - interval '1 second'), ($2, 'live-host:2:y', now() + interval '1 minute')
+       ON CONFLICT (game_id) DO UPDATE SET bots_holder = excluded.bots_holder, bots_until = excluded.bots_until`,
       [orphaned, held],
     );
     await db.query('INSERT INTO participations (game_id, user_id) VALUES ($1, $2), ($1, $3)', [
@@ -121,4 +130,78 @@ describe.each(dbKinds)('demo live bots on %s', (kind) => {
     );
     expect(after.rows[0]!.bots_holder).toBeNull();
   }, 60_000);
+});
+
+describe.each(dbKinds)('demo live games on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    await seedDemoIfEmpty(t.ctx, { players: 20 });
+  });
+  afterAll(() => t.close());
+
+  it('are imported a slot ahead, by key, leaving the rest of Hunch HQ as it was', async () => {
+    const { db } = t.ctx;
+    const { rows } = await db.query<{ id: number }>(
+      `SELECT s.id FROM series s JOIN communities c ON c.id = s.community_id WHERE c.endpoint = $1 AND s.endpoint = $2`,
+      [LIVE_SERIES.community, LIVE_SERIES.endpoint],
+    );
+    const seriesId = rows[0]!.id;
+    const before = (await exportSeason(db, LIVE_SERIES.community))!;
+    await ensureLiveGames(t.ctx, seriesId);
+    const after = (await exportSeason(db, LIVE_SERIES.community))!;
+    // The document named the live series and its two new games only: the community, the other
+    // series and their games are as they were.
+    expect(after.community).toEqual(before.community);
+    const others = (s: SeasonInput) => s.series!.filter((x) => x.endpoint !== LIVE_SERIES.endpoint);
+    expect(others(after)).toEqual(others(before));
+    const live = after.series!.find((x) => x.endpoint === LIVE_SERIES.endpoint)!;
+    const { everyS, questionS } = t.ctx.config.liveDemo;
+    expect(live.games).toHaveLength(2);
+    for (const g of live.games!) {
+      expect(g.key).toMatch(/^live-\d{8}-\d{6}$/);
+      expect(g.synchronous).toBe(true);
+      expect(g.questions).toHaveLength(4);
+      // Over when its live part is: results at once.
+      const standby = Date.parse(g.schedule.standby);
+      expect(Date.parse(g.schedule.complete)).toBe(
+        liveEndsAt({ startAt: standby, secs: g.questions.map(() => questionS) }),
+      );
+      expect(standby % (everyS * 1000)).toBe(0);
+    }
+    const audit = await db.query<{ action: string; target: string }>(
+      `SELECT action, target FROM audit_log WHERE actor = 'live demo' ORDER BY id`,
+    );
+    expect(audit.rows).toEqual(
+      live.games!.map((g) => ({ action: 'game.created', target: `${LIVE_SERIES.endpoint}/${g.key}` })),
+    );
+
+    // The next tick finds them there: nothing is imported.
+    await ensureLiveGames(t.ctx, seriesId);
+    expect(await exportSeason(db, LIVE_SERIES.community)).toEqual(after);
+    // Another process importing the same games (it looked a moment earlier) changes nothing.
+    const again = await importSeason(
+      db,
+      { kind: 'text', text: JSON.stringify(await liveSeason(db, live.games!)), format: 'json' },
+      {
+        dryRun: false,
+        actor: LIVE_DEMO_ACTOR,
+        authorize: async () => undefined,
+        now: t.ctx.now(),
+        uploadsDir: t.ctx.uploadsDir,
+      },
+    );
+    expect(again.created).toEqual({ communities: 0, series: 0, games: 0, questions: 0 });
+    expect(again.updated).toEqual({ communities: 0, series: 0, games: 0, questions: 0 });
+    expect(again.unchanged).toEqual({ communities: 1, series: 1, games: 2, questions: 8 });
+
+    // A slot later, the game after them.
+    t.clock.now = new Date(t.clock.now.getTime() + everyS * 1000);
+    await ensureLiveGames(t.ctx, seriesId);
+    const later = (await exportSeason(db, LIVE_SERIES.community))!;
+    const keys = later.series!.find((x) => x.endpoint === LIVE_SERIES.endpoint)!.games!.map((g) => g.key);
+    expect(keys).toHaveLength(3);
+    expect(keys.slice(0, 2)).toEqual(live.games!.map((g) => g.key));
+    expect(others(later)).toEqual(others(before));
+  });
 });

@@ -1,27 +1,39 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { GameClientToServer, GameServerToClient, LiveQuestionEvent } from '@hunch/contract';
+import type {
+  GameClientToServer,
+  GameServerToClient,
+  LiveQuestionEvent,
+  SeasonGameInput,
+  SeasonInput,
+} from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
 import { io, type Socket } from 'socket.io-client';
-import { createGame } from '../hosting/authoring';
+import type { Actor } from '../hosting/audit-log';
+import { importSeason } from '../hosting/season-import';
 import type { AppContext } from '../platform/app-context';
+import type { Queryable } from '../platform/db/database';
+import { DEFAULT_IMAGE } from '../platform/images';
 import { SESSION_COOKIE } from '../platform/sessions';
-import { questionSets } from './demo-content';
+import { LIVE_SERIES, questionSets } from './demo-content';
 
 const BOTS_PER_GAME = 12;
 const TICK_MS = 10_000;
 /** The bots' lease outlives two missed renewals; a dead holder's bots come back within about this long. */
 export const BOTS_LEASE_MS = 25_000;
-export const LIVE_SERIES = { community: 'hunch-hq', endpoint: 'hunch-live', name: 'Hunch Live' } as const;
+/** Who the audit log says created the live games. */
+export const LIVE_DEMO_ACTOR: Actor = { userId: null, name: 'live demo' };
 
 type BotSocket = Socket<GameServerToClient, GameClientToServer>;
 
 /**
  * Keeps the demo live series going: the next two games always exist, and demo players (bots)
- * join each lobby and answer through the same socket protocol as people do. Creating a game and
- * running a game's bots are both claimed in the database, so with several processes each happens
- * once. The bots' claim is a lease renewed every tick: when their process dies (or restarts)
- * mid-game, another takes them over, and they rejoin the game in progress.
+ * join each lobby and answer through the same socket protocol as people do. Games are created by
+ * importing a season document that names the live series and its next games by key, so a second
+ * process importing the same games changes nothing; running a game's bots is claimed in the
+ * database, so with several processes it happens once. The bots' claim is a lease renewed every
+ * tick: when their process dies (or restarts) mid-game, another takes them over, and they rejoin
+ * the game in progress.
  */
 export class LiveDemo {
   private timer: NodeJS.Timeout | undefined;
@@ -72,36 +84,9 @@ export class LiveDemo {
     );
     const seriesId = series.rows[0]?.id;
     if (seriesId === undefined) return;
-    await this.ensureUpcoming(seriesId);
+    // Bots go on with the games there are even when creating the next ones failed this time.
+    await ensureLiveGames(this.ctx, seriesId).catch(() => undefined);
     await this.runBots(seriesId);
-  }
-
-  private async ensureUpcoming(seriesId: number): Promise<void> {
-    const { everyS, lobbyS, questionS } = this.ctx.config.liveDemo;
-    const slotMs = everyS * 1000;
-    const now = this.ctx.now().getTime();
-    // The next slots far enough ahead that their lobby has not opened yet, or only just.
-    const first = Math.ceil((now + Math.min(60_000, slotMs / 2)) / slotMs) * slotMs;
-    for (const start of [first, first + slotMs]) {
-      const set = questionSets[Math.floor(start / slotMs) % questionSets.length]!;
-      const questions = set.questions.slice(0, 4).map((q) => ({ ...q, secs_to_answer: questionS }));
-      const n = Math.floor(start / slotMs) % 1000;
-      try {
-        await createGame(this.ctx.db, seriesId, {
-          name: `Hunch Live #${n}`,
-          schedule: {
-            open: new Date(start - lobbyS * 1000),
-            standby: new Date(start),
-            // Results as soon as the live part is over, and the game page says so beforehand.
-            complete: new Date(liveEndsAt({ startAt: start, secs: questions.map((q) => q.secs_to_answer) })),
-          },
-          synchronous: true,
-          questions,
-        });
-      } catch {
-        // Another process created this slot's game first (unique series + start).
-      }
-    }
   }
 
   /** Claims (or renews) the bots of every game from its lobby's opening until its live part is over. */
@@ -215,4 +200,109 @@ export class LiveDemo {
       socket.emit('answer', answer, () => undefined);
     }, delay);
   }
+}
+
+/**
+ * Makes sure the live series' next two games exist, through the season import: a missing one is
+ * imported in a document that names the live series and that game only.
+ */
+export async function ensureLiveGames(ctx: AppContext, seriesId: number): Promise<void> {
+  const { everyS, lobbyS, questionS } = ctx.config.liveDemo;
+  const slotMs = everyS * 1000;
+  const now = ctx.now().getTime();
+  // The next slots far enough ahead that their lobby has not opened yet, or only just.
+  const first = Math.ceil((now + Math.min(60_000, slotMs / 2)) / slotMs) * slotMs;
+  const starts = [first, first + slotMs];
+  // Most ticks find both games there: only a missing one costs an import.
+  const { rows } = await ctx.db.query<{ standby_at: Date }>(
+    'SELECT standby_at FROM games WHERE series_id = $1 AND standby_at = ANY($2::timestamptz[])',
+    [seriesId, starts.map((t) => new Date(t).toISOString())],
+  );
+  const taken = new Set(rows.map((r) => new Date(r.standby_at).getTime()));
+  const games = starts
+    .filter((start) => !taken.has(start))
+    .map((start) => liveGame(start, slotMs, lobbyS, questionS));
+  if (games.length === 0) return;
+  const season = await liveSeason(ctx.db, games);
+  if (!season) return;
+  // Another process importing the same games at once waits for this one, then finds them there.
+  await importSeason(
+    ctx.db,
+    { kind: 'text', text: JSON.stringify(season), format: 'json' },
+    {
+      dryRun: false,
+      actor: LIVE_DEMO_ACTOR,
+      authorize: async () => undefined,
+      now: ctx.now(),
+      uploadsDir: ctx.uploadsDir,
+    },
+  );
+}
+
+/** The live game of the slot starting at `start`: its key is its start time, its questions a demo set. */
+function liveGame(start: number, slotMs: number, lobbyS: number, questionS: number): SeasonGameInput {
+  const set = questionSets[Math.floor(start / slotMs) % questionSets.length]!;
+  const questions = set.questions.slice(0, 4).map((q) => ({ ...q, secs_to_answer: questionS }));
+  const at = (t: number) => new Date(t).toISOString();
+  return {
+    key: `live-${at(start).replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`,
+    name: `Hunch Live #${Math.floor(start / slotMs) % 1000}`,
+    synchronous: true,
+    schedule: {
+      open: at(start - lobbyS * 1000),
+      standby: at(start),
+      // Results as soon as the live part is over, and the game page says so beforehand.
+      complete: at(liveEndsAt({ startAt: start, secs: questions.map(() => questionS) })),
+    },
+    questions,
+  };
+}
+
+/**
+ * A season document of the live series holding only these games. A document describes its
+ * community and series whole (a field it leaves out takes its default), so both are written as
+ * they are stored, and the import leaves them unchanged; series and games it does not name stay as
+ * they are. Undefined when the live series does not exist.
+ */
+export async function liveSeason(db: Queryable, games: SeasonGameInput[]): Promise<SeasonInput | undefined> {
+  const { rows } = await db.query<{
+    community_name: string;
+    community_description: string;
+    community_image: string;
+    listed: boolean;
+    categories: string[];
+    name: string;
+    description: string;
+    image: string;
+  }>(
+    `SELECT c.name AS community_name, c.description AS community_description, c.image AS community_image,
+            c.listed, s.name, s.description, s.image,
+            COALESCE((SELECT array_agg(cat.name ORDER BY cat.position, cat.name) FROM community_categories cc
+                        JOIN categories cat ON cat.id = cc.category_id WHERE cc.community_id = c.id), '{}')
+              AS categories
+       FROM communities c JOIN series s ON s.community_id = c.id WHERE c.endpoint = $1 AND s.endpoint = $2`,
+    [LIVE_SERIES.community, LIVE_SERIES.endpoint],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const image = (name: string) => (name === DEFAULT_IMAGE ? {} : { image: name });
+  return {
+    community: {
+      endpoint: LIVE_SERIES.community,
+      name: row.community_name,
+      description: row.community_description,
+      ...image(row.community_image),
+      listed: row.listed,
+      categories: row.categories,
+    },
+    series: [
+      {
+        endpoint: LIVE_SERIES.endpoint,
+        name: row.name,
+        description: row.description,
+        ...image(row.image),
+        games,
+      },
+    ],
+  };
 }

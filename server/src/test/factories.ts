@@ -1,7 +1,8 @@
 import type { QuestionInput } from '@hunch/contract';
 import sharp from 'sharp';
-import { createCommunity, createGame, createSeries } from '../hosting/authoring';
+import { createCommunity, createSeries } from '../hosting/authoring';
 import type { Queryable } from '../platform/db/database';
+import { createGame } from './authoring';
 import type { TestClient } from './test-app';
 
 let seq = 0;

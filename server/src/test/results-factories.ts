@@ -7,8 +7,9 @@ import {
   rankAndPercentile,
   votePoints,
 } from '@hunch/rules';
-import { createGame } from '../hosting/authoring';
+import { dropEmptyCounts, gameCommunity, standingsMoves } from '../games/community-standings';
 import type { Queryable } from '../platform/db/database';
+import { createGame } from './authoring';
 
 // Test data for the results calls: scored games written straight into the tables, with scores,
 // ranks, percentiles and positions computed here with the rules functions, so these tests stand
@@ -114,7 +115,7 @@ interface AnswerRow {
   number_answer: number | null;
 }
 
-/** Points, scores, ranks, percentiles, community ranks and positions, per DESIGN §2. */
+/** Scores (from each answer's points), ranks, percentiles, community ranks and positions, per DESIGN §2. */
 async function scoreForTest(
   db: Queryable,
   gameId: string,
@@ -162,11 +163,6 @@ async function scoreForTest(
     ordered.map((e) => ({ community: e.sub === null ? null : String(e.sub), score: totals.get(e.id)! })),
   );
   await db.query(
-    `UPDATE answers a SET points = t.pts FROM unnest($1::int[], $2::int[], $3::int[]) AS t(pid, qi, pts)
-      WHERE a.participation_id = t.pid AND a.question_i = t.qi`,
-    [answers.map((a) => a.participation_id), answers.map((a) => a.question_i), points],
-  );
-  await db.query(
     `UPDATE participations p SET score = t.s, rank = t.r, percentile = t.pc, community_rank = t.cr, position = t.pos
        FROM unnest($1::int[], $2::float8[], $3::int[], $4::float8[], $5::int[], $6::int[]) AS t(id, s, r, pc, cr, pos)
       WHERE p.id = t.id`,
@@ -180,6 +176,15 @@ async function scoreForTest(
     ],
   );
   await db.query('UPDATE games SET scored_at = $2, scoring_claimed_at = $2 WHERE id = $1', [gameId, at]);
+  // The community standings count the game from now on, as scoring moves them.
+  const communityId = await gameCommunity(db, gameId);
+  await db.query(
+    `WITH changes AS (SELECT user_id, NULL::float8 AS old, score AS s FROM participations WHERE game_id = $1),
+     ${standingsMoves('changes', '$2::int')}
+     SELECT 1`,
+    [gameId, communityId],
+  );
+  await dropEmptyCounts(db, communityId);
 }
 
 /** A geo-group community, as registration creates them (kind 'geo'). */

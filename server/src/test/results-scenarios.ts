@@ -1,7 +1,11 @@
 import type { QuestionInput } from '@hunch/contract';
+import { askedAt } from '@hunch/rules';
+import fc from 'fast-check';
 import { findUserIdByUsername } from '../core/profile-queries';
 import { createSeries } from '../hosting/authoring';
+import type { Queryable } from '../platform/db/database';
 import { seededRandom } from '../seed/seeded-random';
+import { createGame } from './authoring';
 import { colourQuestions, makeCommunity, registerPlayer } from './factories';
 import { insertGeoGroup, insertPlayer, makeGame } from './results-factories';
 import type { TestApp, TestClient } from './test-app';
@@ -207,4 +211,167 @@ export async function buildStatsScenario(t: TestApp): Promise<StatsScenario> {
     geo: { alpha: alpha.endpoint, alphaName: alpha.name, beta: `beta-${tag}`, empty: `gamma-${tag}` },
     teams: { red: red.endpoint, blue: blue.endpoint },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random games, for the property tests of scoring and of the community standings
+
+export interface RandomQuestion {
+  kind: 'vote' | 'guess' | 'predict';
+  choices: number;
+  /** A guess's linked vote (an earlier question's index), or null. */
+  linked: number | null;
+  min: number;
+  span: number;
+  outcome: number | null;
+  voided: boolean;
+  secs: number;
+}
+
+/** One answer: a choice index (may be one past the last choice) or a slider value, and when. */
+export interface RandomAnswer {
+  value: number;
+  /** Milliseconds after the question was asked (negative: before), and microseconds on top. */
+  afterMs: number;
+  micros: number;
+}
+
+export interface RandomEntry {
+  /** Index into the pool of players. */
+  player: number;
+  /** 0: no subcommunity; k: the game's k-th subcommunity. */
+  sub: number;
+  answers: (RandomAnswer | null)[];
+}
+
+export interface RandomGame {
+  synchronous: boolean;
+  speedBonus: boolean;
+  questions: RandomQuestion[];
+  entries: RandomEntry[];
+}
+
+const randomQuestion = fc.record({
+  kind: fc.constantFrom('vote' as const, 'guess' as const, 'predict' as const),
+  choices: fc.integer({ min: 2, max: 4 }),
+  linkedPick: fc.option(fc.nat(), { nil: null }),
+  min: fc.constantFrom(-50, 0, 0.1, 7),
+  span: fc.constantFrom(0.3, 1, 10, 100),
+  outcomeEighths: fc.option(fc.integer({ min: 0, max: 8 }), { nil: null }),
+  voided: fc.integer({ min: 0, max: 4 }).map((k) => k === 0),
+  secs: fc.integer({ min: 5, max: 30 }),
+});
+
+/** A game of 1-5 questions of every kind and up to `maxEntries` of the `pool` players (distinct). */
+export function randomGame(pool: number, maxEntries = 10, subs = 2): fc.Arbitrary<RandomGame> {
+  return fc
+    .record({
+      synchronous: fc.boolean(),
+      speedBonus: fc.boolean(),
+      raw: fc.array(randomQuestion, { minLength: 1, maxLength: 5 }),
+    })
+    .chain(({ synchronous, speedBonus, raw }) => {
+      const questions: RandomQuestion[] = raw.map((q, i) => {
+        const votes = raw.flatMap((v, j) => (j < i && v.kind === 'vote' ? [j] : []));
+        return {
+          kind: q.kind,
+          choices: q.choices,
+          linked:
+            q.kind === 'guess' && q.linkedPick !== null && votes.length
+              ? votes[q.linkedPick % votes.length]!
+              : null,
+          min: q.min,
+          span: q.span,
+          outcome:
+            q.kind === 'predict' && q.outcomeEighths !== null
+              ? q.min + (q.span * q.outcomeEighths) / 8
+              : null,
+          voided: q.voided,
+          secs: q.secs,
+        };
+      });
+      const answer = (q: RandomQuestion) =>
+        fc.option(
+          fc.record({
+            // Slider values on eighths of the range, so answers tie and hit the outcome; choices
+            // now and then one past the last.
+            value:
+              q.kind === 'predict'
+                ? fc.integer({ min: 0, max: 8 }).map((k) => q.min + (q.span * k) / 8)
+                : fc.integer({ min: 0, max: q.choices }),
+            afterMs: fc.integer({ min: -1000, max: q.secs * 1000 + 1000 }),
+            micros: fc.integer({ min: 0, max: 999 }),
+          }),
+          { nil: null, freq: 4 },
+        );
+      const entry = (player: number) =>
+        fc.record({
+          player: fc.constant(player),
+          sub: fc.integer({ min: 0, max: subs }),
+          answers: fc.tuple(...questions.map(answer)),
+        });
+      const players = fc.uniqueArray(fc.integer({ min: 0, max: pool - 1 }), { maxLength: maxEntries });
+      return players.chain((ps) =>
+        fc.tuple(...ps.map(entry)).map((entries) => ({ synchronous, speedBonus, questions, entries })),
+      );
+    });
+}
+
+/**
+ * Writes a random game of a series: questions (voided ones marked), entries of the pool's players
+ * in order, and their answers at their times; complete at `completeAt`, not scored.
+ */
+export async function insertRandomGame(
+  db: Queryable,
+  seriesId: number,
+  spec: RandomGame,
+  pool: readonly number[],
+  subs: readonly { id: number; endpoint: string }[],
+  completeAt: Date,
+): Promise<string> {
+  const standby = new Date(completeAt.getTime() - 2 * HOUR);
+  const gameId = await createGame(db, seriesId, {
+    schedule: { open: new Date(standby.getTime() - HOUR), standby, complete: completeAt },
+    synchronous: spec.synchronous,
+    speed_bonus: spec.speedBonus,
+    subcommunities: subs.map((s) => s.endpoint),
+    questions: spec.questions.map((q, i): QuestionInput => {
+      const choices = Array.from({ length: q.choices }, (_, c) => ({ text: `Choice ${c}` }));
+      const base = { text: `Question ${i}`, secs_to_answer: q.secs };
+      if (q.kind === 'vote') return { ...base, kind: 'vote', choices };
+      if (q.kind === 'guess') return { ...base, kind: 'guess', choices, linked_vote_i: q.linked };
+      return {
+        ...base,
+        kind: 'predict',
+        slider: { min: q.min, max: q.min + q.span, step: q.span / 8, unit: '' },
+        outcome: q.outcome,
+      };
+    }),
+  });
+  await db.query('UPDATE questions SET voided = true WHERE game_id = $1 AND i = ANY($2::int[])', [
+    gameId,
+    spec.questions.flatMap((q, i) => (q.voided ? [i] : [])),
+  ]);
+  const schedule = { startAt: standby.getTime(), secs: spec.questions.map((q) => q.secs) };
+  for (const e of spec.entries) {
+    const { rows } = await db.query<{ id: number }>(
+      'INSERT INTO participations (game_id, user_id, subcommunity_id) VALUES ($1, $2, $3) RETURNING id',
+      [gameId, pool[e.player], e.sub === 0 ? null : subs[e.sub - 1]!.id],
+    );
+    const given = e.answers.flatMap((a, i) => (a === null ? [] : [{ ...a, i }]));
+    await db.query(
+      `INSERT INTO answers (participation_id, question_i, choice_i, number_answer, answered_at)
+       SELECT $1, t.i, t.c, t.x, t.at + make_interval(secs => t.us / 1e6)
+         FROM unnest($2::int[], $3::int[], $4::float8[], $5::timestamptz[], $6::int[]) AS t(i, c, x, at, us)`,
+      [
+        rows[0]!.id,
+        given.map((a) => a.i),
+        given.map((a) => (spec.questions[a.i]!.kind === 'predict' ? null : a.value)),
+        given.map((a) => (spec.questions[a.i]!.kind === 'predict' ? a.value : null)),
+        given.map((a) => new Date(askedAt(schedule, a.i) + a.afterMs)),
+        given.map((a) => a.micros),
+      ],
+    );
+  }
+  return gameId;
 }

@@ -35,12 +35,18 @@ type Part<K extends string, T> = [T] extends [undefined]
     ? { [P in K]?: T }
     : { [P in K]: T };
 
-/** A form route's body travels as FormData (text fields and a file), a JSON route's as its schema says. */
+/**
+ * A form route's body travels as FormData (text fields and a file), a JSON route's as its schema says,
+ * a document route's (season import) as a Blob whose type is the document's content type, or FormData
+ * carrying the file.
+ */
 type CallBody<R extends RouteDef> = R['bodyKind'] extends 'form'
   ? FormData
   : R['bodyKind'] extends 'json'
     ? RouteBody<R>
-    : undefined;
+    : R['bodyKind'] extends 'document'
+      ? Blob | FormData
+      : undefined;
 
 /** What a call passes: the route's path parameters, query and body, typed from its entry. */
 export type CallInput<R extends RouteDef> = Part<'params', RouteParams<R>> &
@@ -83,8 +89,12 @@ export function forgetCsrfToken(): void {
 async function sendOnce(def: RouteDef, input: LooseInput): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json, text/plain' };
   let payload: BodyInit | undefined;
-  if (def.bodyKind === 'form' && input.body instanceof FormData) {
+  if ((def.bodyKind === 'form' || def.bodyKind === 'document') && input.body instanceof FormData) {
     // No content-type: the browser writes the multipart boundary itself.
+    payload = input.body;
+  } else if (def.bodyKind === 'document' && input.body instanceof Blob) {
+    // The server reads a document by its content type (YAML, JSON or a .zip).
+    if (input.body.type) headers['content-type'] = input.body.type;
     payload = input.body;
   } else if (def.bodyKind === 'json') {
     headers['content-type'] = 'application/json';
@@ -125,8 +135,9 @@ export async function errorFrom(res: Response): Promise<ApiError> {
 export async function readSuccess<R extends RouteDef>(def: R, res: Response): Promise<RouteResponse<R>> {
   const json = res.headers.get('content-type')?.includes('json');
   const body: unknown = json ? await res.json() : await res.text();
-  // The schema is the entry's own success schema, so its output is the entry's response type.
-  return successSchema(def).parse(body) as RouteResponse<R>;
+  // The schema is the entry's own success schema, so its output is the entry's response type. Async:
+  // the browser build loads the schemas beside the first screen, not in it (decision 023).
+  return (await successSchema(def).parseAsync(body)) as RouteResponse<R>;
 }
 
 /** Calls a route: its success answer parsed by the route's schema, any other status an ApiError. */

@@ -18,4 +18,12 @@ export const queryKeys = {
     ['leaderboard', uuid, byCommunity ? 'community' : 'player'] as const,
   questionStats: (uuid: string, age: string, geo: string, community: string) =>
     ['question_stats', uuid, age, geo, community] as const,
+  /** Everything the host console reads: invalidated together after a write. */
+  hostAll: ['host'] as const,
+  /** Per user: a host's list is not an admin's, and signing out must not show the last one. */
+  hostCommunities: (username: string) => ['host', 'communities', username.toLowerCase()] as const,
+  hostSeason: (community: string) => ['host', 'season', community] as const,
+  hostGames: (community: string) => ['host', 'games', community] as const,
+  hostHosts: (community: string) => ['host', 'hosts', community] as const,
+  hostAudit: (community: string) => ['host', 'audit', community] as const,
 };

@@ -1,17 +1,40 @@
 import { userImageUrl } from '../api/asset-urls';
-import { useProfile } from '../api/use-profile';
+import { useHostCommunities } from '../features/hosting/host-api';
 import { useImageVersion } from '../shared/image-version';
 import { NavItem } from '../shared/nav-item';
 import { SafeImg } from '../shared/safe-img';
 import { LoginIcon, PeopleIcon, PlayIcon } from './icons';
 
+/** A clipboard with a tick: the host console. Decorative, like the other footer icons. */
+function HostIcon() {
+  return (
+    <svg
+      width={24}
+      height={24}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      focusable={false}
+      aria-hidden="true"
+    >
+      <rect x="5" y="4" width="14" height="17" rx="2" />
+      <path d="M9 4V3h6v1" />
+      <path d="M9 13l2 2 4-4" />
+    </svg>
+  );
+}
+
 /**
  * The bottom bar (spec §2): Communities always; Play and the profile image only when logged in;
  * Log in only when logged out. While the profile is still loading neither set is shown, so the bar
- * does not flash the wrong links.
+ * does not flash the wrong links. Host only for hosts and admins (hosting spec §2), once the
+ * server has said so.
  */
 export function Footer() {
-  const profile = useProfile();
+  const { profile, query: hosting } = useHostCommunities();
   const imageVersion = useImageVersion();
   return (
     <footer className="app-footer">
@@ -24,6 +47,12 @@ export function Footer() {
           <NavItem to="/play" className="footer-link">
             <PlayIcon />
             <span>Play</span>
+          </NavItem>
+        )}
+        {profile && hosting.data && (
+          <NavItem to="/host" className="footer-link">
+            <HostIcon />
+            <span>Host</span>
           </NavItem>
         )}
         {profile && (

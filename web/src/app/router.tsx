@@ -1,93 +1,173 @@
-import { lazy, Suspense } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router';
-import { LoginPage } from '../features/accounts/login-page';
-import { ProfilePage } from '../features/accounts/profile-page';
-import { RegisterPage } from '../features/accounts/register-page';
-import { CommunitiesShell } from '../features/communities/communities-shell';
-import { CommunityPage } from '../features/communities/community-page';
-import { CommunitySearchPage } from '../features/communities/community-search-page';
-import { JoinedCommunitiesPage } from '../features/communities/joined-communities-page';
-import { PlayListPage } from '../features/games/play-list-page';
-import { PlayShell } from '../features/games/play-shell';
-import { QuestionsPage } from '../features/games/questions-page';
-import { SeriesPage } from '../features/games/series-page';
-import { CommunityLeaderboardRoute } from '../features/results/community-leaderboard';
-import { PlayerLeaderboard } from '../features/results/player-leaderboard';
-import { ResultsShell, ToLeaderboard } from '../features/results/results-shell';
+import { lazy, type ReactNode, Suspense } from 'react';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { Loading } from '../shared/loading';
-import { GameScreen } from './game-screen';
 import { hostRoutes } from './host-routes';
 import { Layout } from './layout';
 import { RequireLogin } from './require-login';
 
-// The charts (recharts) are big and only the breakdown needs them: loaded on first visit.
+/**
+ * Each screen is its own chunk, loaded when a route first matches (decision 023): the first screen
+ * carries the frame (React, the router, the query cache, the footer) and the modules of the routes
+ * it shows, not the whole app. The router loads the chunks of every level a URL matches at once, so
+ * a shell and its page arrive together, not one after the other. Only app/ imports features, so
+ * these imports are the one place screens are split.
+ */
+function screen<M>(load: () => Promise<M>, render: (module: M) => ReactNode): RouteObject['lazy'] {
+  return async () => ({ element: render(await load()) });
+}
+
+const communitiesShell = () => import('../features/communities/communities-shell');
+const playListPage = () => import('../features/games/play-list-page');
+const resultsShell = () => import('../features/results/results-shell');
+
+// The charts (recharts) are big and only the breakdown needs them: loaded on first visit, with a
+// placeholder meanwhile (the results tabs stay up).
 const QuestionBreakdown = lazy(async () => ({
   default: (await import('../features/results/question-breakdown')).QuestionBreakdown,
 }));
+
+/** The pages a logged-out visitor may not see: the check runs before the page's chunk is needed. */
+const loggedIn = (
+  <RequireLogin redirectTo="/communities">
+    <Outlet />
+  </RequireLogin>
+);
 
 export const router = createBrowserRouter([
   {
     // The question flow hides the navigation bar (spec §2), so it sits outside the app frame.
     path: '/play/:community/:series/:uuid/questions',
-    element: (
-      <RequireLogin redirectTo="/communities">
-        <QuestionsPage />
-      </RequireLogin>
-    ),
+    element: loggedIn,
+    hydrateFallbackElement: <Loading />,
+    children: [
+      {
+        index: true,
+        lazy: screen(
+          () => import('../features/games/questions-page'),
+          (m) => <m.QuestionsPage />,
+        ),
+      },
+    ],
   },
   {
     path: '/',
     element: <Layout />,
+    // Shown while the first screen's chunks load (the frame is in the entry).
+    hydrateFallbackElement: <Loading />,
     children: [
       { index: true, element: <Navigate to="/communities" replace /> },
-      { path: 'login', element: <LoginPage /> },
-      { path: 'register', element: <RegisterPage /> },
+      {
+        path: 'login',
+        lazy: screen(
+          () => import('../features/accounts/login-page'),
+          (m) => <m.LoginPage />,
+        ),
+      },
+      {
+        path: 'register',
+        lazy: screen(
+          () => import('../features/accounts/register-page'),
+          (m) => <m.RegisterPage />,
+        ),
+      },
       {
         path: 'communities',
-        element: <CommunitiesShell />,
+        lazy: screen(communitiesShell, (m) => <m.CommunitiesShell />),
         children: [
           { index: true, element: <Navigate to="/communities/search" replace /> },
-          { path: 'search', element: <CommunitySearchPage /> },
-          { path: 'joined', element: <JoinedCommunitiesPage /> },
-          { path: ':endpoint', element: <CommunityPage /> },
+          {
+            path: 'search',
+            lazy: screen(
+              () => import('../features/communities/community-search-page'),
+              (m) => <m.CommunitySearchPage />,
+            ),
+          },
+          {
+            path: 'joined',
+            lazy: screen(
+              () => import('../features/communities/joined-communities-page'),
+              (m) => <m.JoinedCommunitiesPage />,
+            ),
+          },
+          {
+            path: ':endpoint',
+            lazy: screen(
+              () => import('../features/communities/community-page'),
+              (m) => <m.CommunityPage />,
+            ),
+          },
         ],
       },
-      { path: 'profile', element: <ProfilePage /> },
+      {
+        path: 'profile',
+        lazy: screen(
+          () => import('../features/accounts/profile-page'),
+          (m) => <m.ProfilePage />,
+        ),
+      },
       ...hostRoutes,
       {
         // Logged-out visitors are sent to /communities (spec §2, §6).
         path: 'play',
-        element: (
-          <RequireLogin redirectTo="/communities">
-            <PlayShell />
-          </RequireLogin>
-        ),
+        element: loggedIn,
         children: [
-          { index: true, element: <Navigate to="/play/current" replace /> },
-          { path: 'current', element: <PlayListPage status="ongoing" /> },
-          { path: 'upcoming', element: <PlayListPage status="upcoming" /> },
-          { path: 'recent', element: <PlayListPage status="recent" /> },
-          { path: ':community/:series', element: <SeriesPage /> },
-          { path: ':community/:series/:uuid', element: <GameScreen /> },
           {
-            path: ':community/:series/:uuid/results',
-            element: <ResultsShell />,
+            lazy: screen(
+              () => import('../features/games/play-shell'),
+              (m) => <m.PlayShell />,
+            ),
             children: [
-              { index: true, element: <ToLeaderboard /> },
-              { path: 'leaderboard', element: <PlayerLeaderboard /> },
-              { path: 'communityLeaderboard', element: <CommunityLeaderboardRoute /> },
+              { index: true, element: <Navigate to="/play/current" replace /> },
+              { path: 'current', lazy: screen(playListPage, (m) => <m.PlayListPage status="ongoing" />) },
+              { path: 'upcoming', lazy: screen(playListPage, (m) => <m.PlayListPage status="upcoming" />) },
+              { path: 'recent', lazy: screen(playListPage, (m) => <m.PlayListPage status="recent" />) },
               {
-                path: 'breakdown',
-                element: (
-                  <Suspense fallback={<Loading label="Loading statistics…" />}>
-                    <QuestionBreakdown />
-                  </Suspense>
+                path: ':community/:series',
+                lazy: screen(
+                  () => import('../features/games/series-page'),
+                  (m) => <m.SeriesPage />,
                 ),
               },
-              { path: '*', element: <ToLeaderboard /> },
+              {
+                path: ':community/:series/:uuid',
+                lazy: screen(
+                  () => import('./game-screen'),
+                  (m) => <m.GameScreen />,
+                ),
+              },
+              {
+                path: ':community/:series/:uuid/results',
+                lazy: screen(resultsShell, (m) => <m.ResultsShell />),
+                children: [
+                  { index: true, lazy: screen(resultsShell, (m) => <m.ToLeaderboard />) },
+                  {
+                    path: 'leaderboard',
+                    lazy: screen(
+                      () => import('../features/results/player-leaderboard'),
+                      (m) => <m.PlayerLeaderboard />,
+                    ),
+                  },
+                  {
+                    path: 'communityLeaderboard',
+                    lazy: screen(
+                      () => import('../features/results/community-leaderboard'),
+                      (m) => <m.CommunityLeaderboardRoute />,
+                    ),
+                  },
+                  {
+                    path: 'breakdown',
+                    element: (
+                      <Suspense fallback={<Loading label="Loading statistics…" />}>
+                        <QuestionBreakdown />
+                      </Suspense>
+                    ),
+                  },
+                  { path: '*', lazy: screen(resultsShell, (m) => <m.ToLeaderboard />) },
+                ],
+              },
+              { path: '*', element: <Navigate to="/play/current" replace /> },
             ],
           },
-          { path: '*', element: <Navigate to="/play/current" replace /> },
         ],
       },
       { path: '*', element: <Navigate to="/communities" replace /> },

@@ -62,6 +62,32 @@ function FinishedBanner({ game }: { game: Game }) {
   );
 }
 
+/**
+ * A game past its end that waits for the host's outcomes (hosting spec §3) says which, so players
+ * know why there are no results yet.
+ */
+function WaitingForOutcomes({ game }: { game: Game }) {
+  if (game.waiting_for.length === 0) return null;
+  return (
+    <section className="card waiting-outcomes" aria-labelledby="waiting-outcomes-title">
+      <h2 id="waiting-outcomes-title" className="waiting-outcomes-title">
+        Waiting for the host
+      </h2>
+      <p>
+        Results come once the host enters what really happened for{' '}
+        {game.waiting_for.length === 1 ? 'this question' : `these ${game.waiting_for.length} questions`}:
+      </p>
+      <ul className="waiting-outcomes-list">
+        {game.waiting_for.map((text, i) => (
+          // Two questions may share a text; their order is stable.
+          // biome-ignore lint/suspicious/noArrayIndexKey: texts may repeat; the list never reorders
+          <li key={i}>{text}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function YourResult({ participation }: { participation: Participation }) {
   const { rank, score } = participation.entry;
   if (rank === null && score === null) return null;
@@ -159,6 +185,7 @@ function GameView({ game, liveSlot }: { game: Game; liveSlot: LiveSlot }) {
               />
             </section>
           ) : null}
+          <WaitingForOutcomes game={game} />
         </div>
         <GameSchedule game={game} now={now} />
       </div>

@@ -115,11 +115,15 @@ function QuestionCard(props: {
   else if (question.type === 'predict') body = <HistogramChart question={question} stats={stats} />;
   else body = <ChoiceChart question={question} stats={stats} filtered={filtered} />;
   return (
-    <li className="card breakdown-card">
+    <li className={question.voided ? 'card breakdown-card is-voided' : 'card breakdown-card'}>
       <p className="eyebrow">
         Question {n} · {KIND_TEXT[question.type]}
+        {question.voided && ' · Voided'}
       </p>
       <h3 className="breakdown-question">{question.question.text}</h3>
+      {question.voided && (
+        <p className="voided-note">The host voided this question: it scores 0 points for everyone.</p>
+      )}
       <p className="breakdown-meta">
         {!stats.withheld && (
           <span>

@@ -1,0 +1,230 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+// The JavaScript each first screen needs before it can render (decision 023), from the Vite
+// manifest of a build (web/dist/.vite/manifest.json): the entry and its static imports, plus for
+// each route level the URL matches the lazy module router.tsx loads and its static imports. Dynamic
+// imports inside a screen (the breakdown's charts, the full route table) come after, and are not
+// counted. Sizes are those of the .gz and .br files the server sends (gzip level 9, brotli 11).
+//
+//   npx tsx scripts/first-screen.ts [web/dist]
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  name?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/** A URL a person can land on, and the lazy modules (manifest keys) its route levels load. */
+export interface LandingPage {
+  path: string;
+  modules: string[];
+}
+
+const games = 'src/features/games';
+const results = 'src/features/results';
+const hosting = 'src/features/hosting';
+const playShell = `${games}/play-shell.tsx`;
+const resultsShell = `${results}/results-shell.tsx`;
+const game = '/play/:community/:series/:uuid';
+
+/** Every first screen of router.tsx and host-routes.tsx. A lazy module missing here is reported. */
+export const LANDING_PAGES: LandingPage[] = [
+  {
+    path: '/communities/search',
+    modules: [
+      'src/features/communities/communities-shell.tsx',
+      'src/features/communities/community-search-page.tsx',
+    ],
+  },
+  {
+    path: '/communities/joined',
+    modules: [
+      'src/features/communities/communities-shell.tsx',
+      'src/features/communities/joined-communities-page.tsx',
+    ],
+  },
+  {
+    path: '/communities/:endpoint',
+    modules: [
+      'src/features/communities/communities-shell.tsx',
+      'src/features/communities/community-page.tsx',
+    ],
+  },
+  { path: '/login', modules: ['src/features/accounts/login-page.tsx'] },
+  { path: '/register', modules: ['src/features/accounts/register-page.tsx'] },
+  { path: '/profile', modules: ['src/features/accounts/profile-page.tsx'] },
+  { path: '/play/current', modules: [playShell, `${games}/play-list-page.tsx`] },
+  { path: '/play/:community/:series', modules: [playShell, `${games}/series-page.tsx`] },
+  { path: game, modules: [playShell, 'src/app/game-screen.tsx'] },
+  { path: `${game}/questions`, modules: [`${games}/questions-page.tsx`] },
+  {
+    path: `${game}/results/leaderboard`,
+    modules: [playShell, resultsShell, `${results}/player-leaderboard.tsx`],
+  },
+  {
+    path: `${game}/results/communityLeaderboard`,
+    modules: [playShell, resultsShell, `${results}/community-leaderboard.tsx`],
+  },
+  {
+    path: `${game}/results/breakdown`,
+    modules: [playShell, resultsShell, `${results}/question-breakdown.tsx`],
+  },
+  { path: '/host', modules: [`${hosting}/host-shell.tsx`, `${hosting}/host-home-page.tsx`] },
+  {
+    path: '/host/:community',
+    modules: [`${hosting}/host-shell.tsx`, `${hosting}/community-console-page.tsx`],
+  },
+  {
+    path: '/host/:community/:series',
+    modules: [`${hosting}/host-shell.tsx`, `${hosting}/series-console-page.tsx`],
+  },
+  {
+    path: '/host/:community/:series/:uuid',
+    modules: [`${hosting}/host-shell.tsx`, `${hosting}/game-editor-page.tsx`],
+  },
+];
+
+export interface FileSize {
+  file: string;
+  bytes: number;
+  gzip: number;
+  brotli: number;
+}
+
+export interface ScreenSize {
+  path: string;
+  /** The JavaScript files it loads, the entry's first. */
+  files: FileSize[];
+  gzip: number;
+  brotli: number;
+}
+
+export interface FirstScreens {
+  screens: ScreenSize[];
+  /** The entry's own files (React, the router, the app frame): in every first screen. */
+  entry: FileSize[];
+  /**
+   * Chunks the entry starts loading at once without waiting for them: the full route table with its
+   * zod schemas (vite.config.ts), which the first API answers need and the first render does not.
+   */
+  beside: FileSize[];
+  /** Chunks loaded on demand that no landing page lists (a new lazy route would show here). */
+  unlisted: string[];
+  /** The manifest's entry file, for fetching it from a running server. */
+  entryFile: string;
+}
+
+function compressedSize(dist: string, file: string): FileSize {
+  const full = path.join(dist, file);
+  const data = readFileSync(full);
+  const gz = existsSync(`${full}.gz`)
+    ? readFileSync(`${full}.gz`).length
+    : gzipSync(data, { level: 9 }).length;
+  const br = existsSync(`${full}.br`)
+    ? readFileSync(`${full}.br`).length
+    : brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  return { file, bytes: data.length, gzip: gz, brotli: br };
+}
+
+/** The figures of every landing page of the build in `dist` (it must have been built with its manifest). */
+export function measureFirstScreens(dist: string): FirstScreens {
+  const manifestPath = path.join(dist, '.vite', 'manifest.json');
+  if (!existsSync(manifestPath)) throw new Error(`${manifestPath} is missing: build the web app first`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  if (!entryKey) throw new Error('the manifest has no entry');
+  const chunk = (key: string): ManifestChunk => {
+    const c = manifest[key];
+    if (!c) throw new Error(`${key} is not in the build: router.tsx and LANDING_PAGES disagree`);
+    return c;
+  };
+  /** The files a chunk needs before it runs: itself and its static imports, recursively. */
+  const closure = (key: string, into: string[]): string[] => {
+    const c = chunk(key);
+    if (!into.includes(c.file)) {
+      into.push(c.file);
+      for (const dep of c.imports ?? []) closure(dep, into);
+    }
+    return into;
+  };
+  const sizes = new Map<string, FileSize>();
+  const size = (file: string) => {
+    const known = sizes.get(file);
+    if (known) return known;
+    const s = compressedSize(dist, file);
+    sizes.set(file, s);
+    return s;
+  };
+  const dynamic = new Set(Object.values(manifest).flatMap((c) => c.dynamicImports ?? []));
+  /**
+   * A lazy module's chunk. One that other chunks also import statically (results-shell: the pages
+   * under it read its game) shares a chunk named after it, keyed `_name-hash.js`.
+   */
+  const lazyChunk = (module: string): string => {
+    const name = path.basename(module).replace(/\.[jt]sx?$/, '');
+    const key = manifest[module]
+      ? module
+      : Object.keys(manifest).find((k) => k.startsWith('_') && manifest[k]?.name === name);
+    if (!key || !dynamic.has(key))
+      throw new Error(`${module} is not loaded lazily: router.tsx and LANDING_PAGES disagree`);
+    return key;
+  };
+  const entryFiles = closure(entryKey, []);
+  const screens = LANDING_PAGES.map(({ path: page, modules }) => {
+    const files = entryFiles.slice();
+    for (const m of modules) closure(lazyChunk(m), files);
+    const fileSizes = files.map(size);
+    return {
+      path: page,
+      files: fileSizes,
+      gzip: fileSizes.reduce((n, f) => n + f.gzip, 0),
+      brotli: fileSizes.reduce((n, f) => n + f.brotli, 0),
+    };
+  });
+  const listed = new Set(LANDING_PAGES.flatMap((p) => p.modules.map(lazyChunk)));
+  const lazy = [...dynamic].filter((k) => !listed.has(k));
+  // Modules of the app are screens; one from elsewhere (the contract) is what the entry loads beside.
+  const unlisted = lazy.filter((k) => k.startsWith('src/'));
+  const besideFiles: string[] = [];
+  for (const k of lazy.filter((k) => !k.startsWith('src/'))) closure(k, besideFiles);
+  const beside = besideFiles.filter((f) => !entryFiles.includes(f)).map(size);
+  return { screens, entry: entryFiles.map(size), beside, unlisted, entryFile: chunk(entryKey).file };
+}
+
+export const kb = (bytes: number): number => Math.round(bytes / 102.4) / 10;
+
+/** The table the CLI and the benchmark print. */
+export function firstScreenTable(figures: FirstScreens): string[] {
+  const lines = figures.entry.map(
+    (f) =>
+      `  entry   ${f.file.padEnd(44)} ${String(kb(f.gzip)).padStart(6)} KB gzip ${String(kb(f.brotli)).padStart(6)} KB br`,
+  );
+  for (const f of figures.beside) {
+    lines.push(
+      `  beside  ${f.file.padEnd(44)} ${String(kb(f.gzip)).padStart(6)} KB gzip ${String(kb(f.brotli)).padStart(6)} KB br (loaded at start, not awaited)`,
+    );
+  }
+  for (const s of figures.screens) {
+    lines.push(
+      `  ${s.path.padEnd(52)} ${String(kb(s.gzip)).padStart(6)} KB gzip ${String(kb(s.brotli)).padStart(6)} KB br (${s.files.length} files)`,
+    );
+  }
+  for (const u of figures.unlisted) lines.push(`  not measured: ${u} (a lazy module no landing page lists)`);
+  return lines;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const dist = path.resolve(process.argv[2] ?? fileURLToPath(new URL('../web/dist', import.meta.url)));
+  const figures = measureFirstScreens(dist);
+  console.log(`First-screen JavaScript of ${dist}:`);
+  for (const line of firstScreenTable(figures)) console.log(line);
+}

@@ -1,0 +1,181 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installSecurityHeaders } from './security-headers';
+import { IMMUTABLE, preferredEncoding, REVALIDATE, serveWebApp } from './static-web';
+
+const INDEX = `<!doctype html><html><head><script type="module" src="/static/index-AbC123.js"></script></head><body><div id="root"></div>${' '.repeat(600)}</body></html>`;
+const BUNDLE = `export const app = ${JSON.stringify('hunch '.repeat(400))};\n`;
+const STYLES = `body { color: #5b4bdb; }\n`.repeat(60);
+
+/** A web build as `npm run build` leaves it: hashed bundles under static/, each with .br and .gz. */
+async function fakeDist(): Promise<string> {
+  const dist = await mkdtemp(path.join(tmpdir(), 'hunch-static-web-'));
+  await mkdir(path.join(dist, 'static'));
+  await mkdir(path.join(dist, '.vite'));
+  const withCopies = async (file: string, text: string) => {
+    await writeFile(file, text);
+    await writeFile(`${file}.br`, brotliCompressSync(text));
+    await writeFile(`${file}.gz`, gzipSync(text));
+  };
+  await withCopies(path.join(dist, 'index.html'), INDEX);
+  await withCopies(path.join(dist, 'static', 'index-AbC123.js'), BUNDLE);
+  // A small file the build left uncompressed: sent as it is, whatever the client accepts.
+  await writeFile(path.join(dist, 'static', 'index-AbC123.css'), STYLES);
+  await writeFile(path.join(dist, '.vite', 'manifest.json'), '{}');
+  return dist;
+}
+
+/** The server's own wiring (app.ts): security headers, the web app, the SPA fallback. */
+async function appFor(dist: string): Promise<FastifyInstance> {
+  const app = Fastify();
+  await installSecurityHeaders(app);
+  const web = await serveWebApp(app, dist);
+  app.setNotFoundHandler((request, reply) => {
+    if (web && request.method === 'GET' && !/^\/(api|assets|socket\.io)\//.test(request.url)) {
+      return web.sendIndex(request, reply);
+    }
+    return reply.code(404).send('No such page');
+  });
+  await app.ready();
+  return app;
+}
+
+const header = (res: LightMyRequestResponse, name: string) => res.headers[name] as string | undefined;
+
+describe('the web app: compressed and cached', () => {
+  let dist: string;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    dist = await fakeDist();
+    app = await appFor(dist);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  const get = (url: string, acceptEncoding?: string, more: Record<string, string> = {}) =>
+    app.inject({
+      url,
+      headers: { ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}), ...more },
+    });
+
+  it('sends brotli when the client accepts it, gzip when only that, the file itself otherwise', async () => {
+    const br = await get('/static/index-AbC123.js', 'gzip, deflate, br');
+    expect(br.statusCode).toBe(200);
+    expect(header(br, 'content-encoding')).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BUNDLE);
+    expect(header(br, 'content-type')).toMatch(/javascript/);
+
+    const gz = await get('/static/index-AbC123.js', 'gzip');
+    expect(header(gz, 'content-encoding')).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(BUNDLE);
+
+    for (const plain of [
+      await get('/static/index-AbC123.js'),
+      await get('/static/index-AbC123.js', 'identity'),
+    ]) {
+      expect(plain.statusCode).toBe(200);
+      expect(header(plain, 'content-encoding')).toBeUndefined();
+      expect(plain.payload).toBe(BUNDLE);
+    }
+  });
+
+  it('says the answer varies with Accept-Encoding, compressed or not', async () => {
+    for (const res of [
+      await get('/static/index-AbC123.js', 'br'),
+      await get('/static/index-AbC123.js'),
+      await get('/static/index-AbC123.css', 'br'),
+      await get('/', 'br'),
+      await get('/communities/search'),
+    ]) {
+      expect(header(res, 'vary')).toMatch(/accept-encoding/i);
+    }
+  });
+
+  it('lets browsers keep hashed bundles for a year without asking again', async () => {
+    for (const res of [
+      await get('/static/index-AbC123.js', 'br'),
+      await get('/static/index-AbC123.js', 'gzip'),
+      await get('/static/index-AbC123.js'),
+      await get('/static/index-AbC123.css', 'br'),
+    ]) {
+      expect(res.statusCode).toBe(200);
+      expect(header(res, 'cache-control')).toBe(IMMUTABLE);
+    }
+    const css = await get('/static/index-AbC123.css', 'br');
+    expect(header(css, 'content-encoding')).toBeUndefined();
+    expect(css.payload).toBe(STYLES);
+  });
+
+  it('has index.html revalidated, at / and as the fallback of the app’s own paths', async () => {
+    for (const url of ['/', '/index.html', '/communities/search', '/play/a/b/c/results/breakdown?x=1']) {
+      const res = await get(url, 'br');
+      expect(res.statusCode, url).toBe(200);
+      expect(header(res, 'cache-control'), url).toBe(REVALIDATE);
+      expect(header(res, 'content-type'), url).toBe('text/html; charset=utf-8');
+      expect(header(res, 'content-encoding'), url).toBe('br');
+      expect(brotliDecompressSync(res.rawPayload).toString(), url).toBe(INDEX);
+    }
+    const gz = await get('/communities/search', 'gzip;q=1, br;q=0');
+    expect(header(gz, 'content-encoding')).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(INDEX);
+    const plain = await get('/profile');
+    expect(header(plain, 'content-encoding')).toBeUndefined();
+    expect(plain.payload).toBe(INDEX);
+  });
+
+  it('answers 304 to a revalidation of an unchanged index.html', async () => {
+    const first = await get('/communities/search', 'br');
+    const etag = header(first, 'etag');
+    expect(etag).toBeTruthy();
+    const again = await get('/communities/search', 'br', { 'if-none-match': etag as string });
+    expect(again.statusCode).toBe(304);
+    expect(again.payload).toBe('');
+    // Another encoding is another representation: its own tag.
+    const gz = await get('/', 'gzip', { 'if-none-match': etag as string });
+    expect(gz.statusCode).toBe(200);
+  });
+
+  it('keeps the security headers and serves neither the compressed copies nor the build manifest by name', async () => {
+    const res = await get('/static/index-AbC123.js', 'br');
+    expect(header(res, 'content-security-policy')).toContain("script-src 'self'");
+    expect(header(res, 'x-content-type-options')).toBe('nosniff');
+    const html = await get('/communities/search', 'br');
+    expect(header(html, 'content-security-policy')).toContain("frame-ancestors 'none'");
+    // Not files of their own: the app's fallback answers (an HTML page), not the bytes.
+    for (const url of ['/static/index-AbC123.js.br', '/.vite/manifest.json']) {
+      const other = await get(url);
+      expect(header(other, 'content-type'), url).toBe('text/html; charset=utf-8');
+    }
+    expect((await get('/api/nothing')).statusCode).toBe(404);
+  });
+});
+
+describe('preferredEncoding', () => {
+  it('prefers brotli, then gzip, honouring q-values and *', () => {
+    expect(preferredEncoding(undefined)).toBeUndefined();
+    expect(preferredEncoding('')).toBeUndefined();
+    expect(preferredEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(preferredEncoding('gzip')).toBe('gzip');
+    expect(preferredEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(preferredEncoding('deflate')).toBeUndefined();
+    expect(preferredEncoding('identity')).toBeUndefined();
+    expect(preferredEncoding('*')).toBe('br');
+    expect(preferredEncoding('*;q=0')).toBeUndefined();
+    expect(preferredEncoding('GZIP;Q=1')).toBe('gzip');
+  });
+});
+
+describe('without a build', () => {
+  it('serves nothing and gives no fallback', async () => {
+    const app = Fastify();
+    expect(await serveWebApp(app, undefined)).toBeUndefined();
+    expect(await serveWebApp(app, path.join(tmpdir(), 'hunch-no-such-dist'))).toBeUndefined();
+    await app.close();
+  });
+});

@@ -1,0 +1,57 @@
+import type { Season } from '@hunch/contract';
+import { COMMUNITY_FIELDS } from './error-paths';
+import { CheckField, ListField, ProblemsProvider, TextField } from './fields';
+import { ImageField } from './image-field';
+import { SaveBar, useSeasonSave } from './save-bar';
+import { useDraft } from './use-draft';
+
+/** A community's settings (hosting spec §2); the endpoint is its identity, so it stays. */
+export function CommunitySettings({ season }: { season: Season }) {
+  const [draft, setDraft] = useDraft(season.community);
+  const save = useSeasonSave(COMMUNITY_FIELDS);
+  const set = (patch: Partial<Season['community']>) => setDraft((c) => ({ ...c, ...patch }));
+  return (
+    <ProblemsProvider value={save.placed.byField}>
+      <form className="card form host-form" aria-labelledby="settings-heading" noValidate>
+        <h2 id="settings-heading">Settings</h2>
+        <TextField path="community.name" label="Name" value={draft.name} onChange={(name) => set({ name })} />
+        <TextField
+          path="community.endpoint"
+          label="Endpoint"
+          hint="The community's address; it cannot change once created."
+          value={draft.endpoint}
+          readOnly
+        />
+        <TextField
+          path="community.description"
+          label="Description"
+          multiline
+          value={draft.description}
+          onChange={(description) => set({ description })}
+        />
+        <ImageField
+          path="community.image"
+          label="Community image"
+          kind="communities"
+          value={draft.image}
+          onChange={(image) => set({ image })}
+        />
+        <ListField
+          path="community.categories"
+          label="Categories"
+          hint="Comma-separated; each an existing category, such as Trivia or Movies."
+          value={draft.categories}
+          onChange={(categories) => set({ categories })}
+        />
+        <CheckField
+          path="community.listed"
+          label="Listed in community search"
+          hint="Unlisted communities are reached by their address only."
+          checked={draft.listed}
+          onChange={(listed) => set({ listed })}
+        />
+        <SaveBar save={save} build={() => ({ ...season, community: draft })} saveLabel="Save settings" />
+      </form>
+    </ProblemsProvider>
+  );
+}

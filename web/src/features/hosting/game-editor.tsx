@@ -1,0 +1,248 @@
+import type { HostGame, Season, SeasonGame, SeasonImportResult } from '@hunch/contract';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useBlocker, useNavigate } from 'react-router';
+import { errorText } from '../../api/client';
+import { formatWhen } from '../../shared/time-text';
+import { useDocumentTitle } from '../../shared/use-document-title';
+import { fieldId, gameFields } from './error-paths';
+import { FieldProblems, ProblemsProvider } from './fields';
+import { GameSettings } from './game-settings';
+import { deleteGame, useRefreshHost } from './host-api';
+import { hostGamePath, hostSeriesPath } from './host-paths';
+import { HOST_STATE_TEXT } from './host-text';
+import { OutcomesPanel } from './outcomes-panel';
+import { QuestionEditor } from './question-editor';
+import { QuestionPreview } from './question-preview';
+import { SaveBar, useSeasonSave } from './save-bar';
+import {
+  addQuestion,
+  gamePathOf,
+  moveQuestion,
+  QUESTIONS_MAX,
+  removeQuestion,
+  replaceQuestion,
+  withGame,
+} from './season-edit';
+import { useDraft } from './use-draft';
+
+/** Delete, only before the game opens (the server answers 409 after), confirmed first. */
+function DeleteGame({
+  hosted,
+  name,
+  onDeleted,
+}: {
+  hosted: HostGame;
+  name: string;
+  onDeleted: () => Promise<void>;
+}) {
+  const remove = useMutation({ mutationFn: () => deleteGame(hosted.uuid), onSuccess: onDeleted });
+  return (
+    <section className="card host-section" aria-labelledby="delete-heading">
+      <h2 id="delete-heading">Delete</h2>
+      <p className="note">A game may be deleted until it opens. Deleting cannot be undone.</p>
+      <button
+        type="button"
+        className="button host-danger-button"
+        disabled={remove.isPending}
+        onClick={() => {
+          if (window.confirm(`Delete ${name}? Its questions go with it. This cannot be undone.`))
+            remove.mutate();
+        }}
+      >
+        Delete game
+      </button>
+      {remove.isError && (
+        <p className="form-error" role="alert">
+          {errorText(remove.error)}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export interface GameEditorProps {
+  season: Season;
+  si: number;
+  /** The game's place in its series, or -1 for a new game. */
+  gi: number;
+  /** The game as the document holds it (or the new game's first draft). */
+  initial: SeasonGame;
+  /** The game's uuid, state and lock; undefined for a new game. */
+  hosted: HostGame | undefined;
+}
+
+/** The game editor (hosting spec §2): settings, questions, preview, outcomes and delete. */
+export function GameEditor({ season, si, gi, initial, hosted }: GameEditorProps) {
+  const navigate = useNavigate();
+  const series = season.series[si]!;
+  const community = season.community.endpoint;
+  const isNew = gi < 0;
+  // A new game's first draft is made once; a saved game's follows the document while untouched.
+  const [first] = useState(initial);
+  const [game, setGame, dirty] = useDraft(isNew ? first : initial);
+  const [preview, setPreview] = useState(false);
+  const locked = hosted?.locked ?? false;
+  const at = gamePathOf(si, isNew ? series.games.length : gi);
+  const known = useMemo(() => gameFields(at, game), [at, game]);
+  const name = game.name || series.name;
+  useDocumentTitle(`Host · ${isNew ? 'New game' : name}`);
+
+  // Leaving with edits not saved asks first; saving a new game or deleting one leaves on purpose.
+  const leaving = useRef(false);
+  const refresh = useRefreshHost();
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (window.confirm('Leave this game? Your changes are not saved.')) blocker.proceed();
+    else blocker.reset();
+  }, [blocker]);
+  const leave = (to: string) => {
+    leaving.current = true;
+    navigate(to, { replace: true });
+  };
+
+  const onSaved = (result: SeasonImportResult) => {
+    if (!isNew) return;
+    const placed = result.games.find((g) => g.series === series.endpoint && g.key === game.key);
+    if (placed?.uuid) leave(hostGamePath(community, series.endpoint, placed.uuid));
+  };
+  const save = useSeasonSave(known, onSaved);
+  // Once opened, the questions are what the server holds (outcomes entered since included).
+  const build = () =>
+    withGame(season, si, gi, locked ? { ...game, questions: series.games[gi]!.questions } : game);
+
+  // After a move the moved question's button takes the focus again (its element has moved).
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusNext.current) return;
+    document.getElementById(focusNext.current)?.focus();
+    focusNext.current = null;
+  });
+  const count = game.questions.length;
+  const qAt = (i: number) => `${at}.questions.${i}`;
+  const move = (i: number, delta: number) => {
+    const j = i + delta;
+    setGame((g) => moveQuestion(g, i, delta));
+    const edge = delta < 0 ? j === 0 : j === count - 1;
+    focusNext.current = `${fieldId(qAt(j))}-${(delta < 0) !== edge ? 'up' : 'down'}`;
+  };
+
+  return (
+    <article className="page host-page host-page-editor" aria-labelledby="game-heading">
+      <header>
+        <p className="eyebrow">{isNew ? 'New game' : 'Game'}</p>
+        <h1 id="game-heading">{name}</h1>
+        <p className="note">
+          {series.name} · key {game.key}
+          {hosted && (
+            <>
+              {' '}
+              · <span className="host-state">{HOST_STATE_TEXT[hosted.state]}</span>
+              {hosted.participants > 0 && ` · ${hosted.participants.toLocaleString('en-US')} players`}
+            </>
+          )}
+        </p>
+      </header>
+      {/* Once opened, outcomes are what a host comes for: they come first. */}
+      {hosted?.locked && <OutcomesPanel game={hosted} questions={series.games[gi]?.questions ?? []} />}
+      <ProblemsProvider value={save.placed.byField}>
+        <form
+          className="host-editor"
+          aria-labelledby="game-heading"
+          noValidate
+          onSubmit={(e) => e.preventDefault()}
+        >
+          <FieldProblems path={at} />
+          <GameSettings
+            at={at}
+            game={game}
+            isNew={isNew}
+            locked={locked}
+            saved={isNew ? undefined : series.games[gi]!.schedule}
+            seriesName={series.name}
+            onChange={(patch) => setGame((g) => ({ ...g, ...patch }))}
+          />
+          <section className="card host-section" aria-labelledby="questions-heading">
+            <div className="host-heading-row">
+              <h2 id="questions-heading" tabIndex={-1}>
+                Questions
+              </h2>
+              {!locked && (
+                <button
+                  type="button"
+                  className="button button-secondary host-small-button"
+                  aria-pressed={preview}
+                  onClick={() => setPreview((p) => !p)}
+                >
+                  Preview
+                </button>
+              )}
+            </div>
+            <FieldProblems path={`${at}.questions`} />
+            {locked && (
+              <p className="warning" role="note">
+                This game opened{hosted ? ` ${formatWhen(hosted.schedule.open)}` : ''}: its questions and
+                choices are locked, because players’ answers refer to them. Outcomes and voids are above.
+              </p>
+            )}
+            {locked || preview ? (
+              <QuestionPreview game={game} />
+            ) : (
+              <>
+                <ol className="host-questions">
+                  {game.questions.map((q, i) => (
+                    <QuestionEditor
+                      // biome-ignore lint/suspicious/noArrayIndexKey: questions are numbered by place; fields follow their values
+                      key={i}
+                      at={qAt(i)}
+                      index={i}
+                      count={count}
+                      question={q}
+                      game={game}
+                      onChange={(next) => setGame((g) => replaceQuestion(g, i, next))}
+                      onMove={(delta) => move(i, delta)}
+                      onRemove={() => {
+                        setGame((g) => removeQuestion(g, i));
+                        focusNext.current = 'questions-heading';
+                      }}
+                    />
+                  ))}
+                </ol>
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  disabled={count >= QUESTIONS_MAX}
+                  onClick={() => {
+                    setGame((g) => addQuestion(g, 'vote'));
+                    focusNext.current = fieldId(qAt(count));
+                  }}
+                >
+                  Add question
+                </button>
+              </>
+            )}
+          </section>
+          <div className="card host-section host-save-card">
+            <SaveBar save={save} build={build} saveLabel={isNew ? 'Create game' : 'Save game'} />
+          </div>
+        </form>
+      </ProblemsProvider>
+      {hosted && !hosted.locked && (
+        <DeleteGame
+          hosted={hosted}
+          name={name}
+          onDeleted={async () => {
+            // Marked first: the refreshed game list no longer has the game, which sends the page on.
+            leaving.current = true;
+            await refresh();
+            leave(hostSeriesPath(community, series.endpoint));
+          }}
+        />
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,114 @@
+import { httpRoutes, routeUrl, type SeasonImportResult } from '@hunch/contract';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorText } from '../../api/client';
+import { type ImportOutcome, importSeason, useRefreshHost } from './host-api';
+import { importSummary } from './host-text';
+
+function Counts({ result }: { result: SeasonImportResult }) {
+  return (
+    <div className="host-result" role="status">
+      <p>{result.dry_run ? 'Checked: no problems. Nothing was written yet.' : 'Imported.'}</p>
+      <ul>
+        {importSummary(result).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * Import a season file (.yaml, .json or a .zip with its images), checking it first if the host
+ * likes, and export the community's document (hosting spec §4).
+ */
+export function ImportPanel({ community }: { community: string }) {
+  const refresh = useRefreshHost();
+  const [file, setFile] = useState<File | null>(null);
+  const [answer, setAnswer] = useState<ImportOutcome | null>(null);
+  const run = useMutation({
+    mutationFn: (dryRun: boolean) => importSeason(file!, dryRun),
+    onMutate: () => setAnswer(null),
+    onSuccess: async (outcome) => {
+      setAnswer(outcome);
+      if (outcome.ok && !outcome.result.dry_run) await refresh();
+    },
+  });
+  return (
+    <section className="card host-section" aria-labelledby="import-heading">
+      <h2 id="import-heading">Import and export</h2>
+      <div className="field">
+        <label htmlFor="season-file">Season file</label>
+        <p className="field-hint" id="season-file-hint">
+          A .yaml or .json season file, or a .zip with season.yaml and its images. Games are matched by their
+          keys: importing the same file twice changes nothing.
+        </p>
+        <input
+          id="season-file"
+          type="file"
+          accept=".yaml,.yml,.json,.zip,application/zip,application/json,application/yaml"
+          aria-describedby="season-file-hint"
+          onChange={(e) => {
+            setFile(e.target.files?.[0] ?? null);
+            setAnswer(null);
+          }}
+        />
+      </div>
+      <div className="host-save-bar">
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={!file || run.isPending}
+          onClick={() => run.mutate(true)}
+        >
+          Check
+        </button>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={!file || run.isPending}
+          onClick={() => run.mutate(false)}
+        >
+          Import
+        </button>
+        {run.isPending && (
+          <p className="host-save-status" role="status">
+            Sending…
+          </p>
+        )}
+      </div>
+      {run.isError && (
+        <p className="form-error" role="alert">
+          {errorText(run.error)}
+        </p>
+      )}
+      {answer?.ok && <Counts result={answer.result} />}
+      {answer && !answer.ok && (
+        <div className="host-problems" role="alert">
+          <h3>
+            Not imported: {answer.problems.length === 1 ? '1 problem' : `${answer.problems.length} problems`}
+          </h3>
+          <ul>
+            {answer.problems.map((p) => (
+              <li key={`${p.path}:${p.message}`}>
+                <code>{p.path || 'the file'}</code>
+                {p.line !== undefined &&
+                  ` (line ${p.line}${p.column !== undefined ? `, column ${p.column}` : ''})`}
+                : {p.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <p>
+        <a
+          className="button button-secondary"
+          href={routeUrl(httpRoutes.seasonExport, { community })}
+          download={`${community}.yaml`}
+        >
+          Export season (YAML)
+        </a>
+      </p>
+    </section>
+  );
+}

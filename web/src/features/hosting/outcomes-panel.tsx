@@ -1,0 +1,115 @@
+import type { HostGame, HostOutcome, SeasonQuestion } from '@hunch/contract';
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { errorText } from '../../api/client';
+import { numberText } from '../../shared/question-text';
+import { putOutcome, useRefreshHost } from './host-api';
+import { outcomesOpen } from './host-text';
+
+type HostQuestion = HostGame['questions'][number];
+
+function outcomeText(q: HostQuestion, crowd: boolean): string {
+  if (q.kind !== 'predict') return q.kind === 'vote' ? 'A vote: no outcome' : 'Decided by the answers';
+  if (crowd)
+    return typeof q.outcome === 'number'
+      ? `Outcome: the crowd’s median, ${numberText(q.outcome, q.slider?.unit)}`
+      : 'Outcome: the crowd’s median, once scored';
+  if (typeof q.outcome === 'number') return `Outcome: ${numberText(q.outcome, q.slider?.unit)}`;
+  return 'Outcome pending: enter it below';
+}
+
+/**
+ * One question's outcome and void: each change re-scores a scored game (hosting spec §3). A crowd
+ * question's outcome is the median of its answers (the document says which): it can only be voided.
+ */
+function OutcomeRow({ uuid, q, crowd }: { uuid: string; q: HostQuestion; crowd: boolean }) {
+  const refresh = useRefreshHost();
+  const [value, setValue] = useState(typeof q.outcome === 'number' ? String(q.outcome) : '');
+  const send = useMutation({
+    mutationFn: (body: HostOutcome) => putOutcome(uuid, q.i, body),
+    onSuccess: () => refresh(),
+  });
+  const n = q.i + 1;
+  const inputId = `outcome-${q.i}`;
+  const messageId = `outcome-${q.i}-message`;
+  const canEnter = q.kind === 'predict' && !crowd && !q.voided && q.slider;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (value.trim() !== '') send.mutate({ outcome: Number(value) });
+  };
+  return (
+    <li className="host-outcome">
+      <p>
+        <strong>Question {n}</strong> · {q.text}
+      </p>
+      <p className={q.voided ? 'host-state host-voided' : 'note'}>
+        {q.voided ? 'Voided: scores 0 for everyone' : outcomeText(q, crowd)}
+      </p>
+      {canEnter && q.slider && (
+        <form className="host-inline-form" onSubmit={submit}>
+          <div className={`field ${send.isError ? 'is-invalid' : ''}`}>
+            <label htmlFor={inputId}>Outcome of question {n}</label>
+            <input
+              id={inputId}
+              type="number"
+              inputMode="decimal"
+              min={q.slider.min}
+              max={q.slider.max}
+              step="any"
+              value={value}
+              aria-invalid={send.isError}
+              aria-describedby={`${inputId}-hint ${messageId}`}
+              onChange={(e) => setValue(e.target.value)}
+            />
+            <p className="field-hint" id={`${inputId}-hint`}>
+              {q.slider.min} to {numberText(q.slider.max, q.slider.unit)}
+            </p>
+          </div>
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={send.isPending || value.trim() === ''}
+          >
+            {typeof q.outcome === 'number' ? 'Correct outcome' : 'Enter outcome'}
+          </button>
+        </form>
+      )}
+      <button
+        type="button"
+        className="button-link"
+        disabled={send.isPending}
+        onClick={() => {
+          if (q.voided || window.confirm(`Void question ${n}? It will score 0 for everyone.`))
+            send.mutate({ void: !q.voided });
+        }}
+      >
+        {q.voided ? 'Restore' : 'Void'} question {n}
+      </button>
+      <p className={`field-message ${send.isError ? 'host-problem' : ''}`} id={messageId} role="status">
+        {send.isError ? errorText(send.error) : send.isSuccess ? 'Saved.' : ''}
+      </p>
+    </li>
+  );
+}
+
+const isCrowd = (q: SeasonQuestion | undefined) => q?.kind === 'predict' && q.outcome === 'crowd';
+
+/** Outcomes and voids of an opened game, from standby on (before it the server answers 409). */
+export function OutcomesPanel({ game, questions }: { game: HostGame; questions: SeasonQuestion[] }) {
+  return (
+    <section className="card host-section" aria-labelledby="outcomes-heading">
+      <h2 id="outcomes-heading">Outcomes</h2>
+      {outcomesOpen(game.state) ? (
+        <ol className="host-outcomes">
+          {game.questions.map((q) => (
+            <OutcomeRow key={q.i} uuid={game.uuid} q={q} crowd={isCrowd(questions[q.i])} />
+          ))}
+        </ol>
+      ) : (
+        <p className="note">
+          Outcomes are entered, and questions voided, once answers have closed (at standby).
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+import type { Season, SeasonImportResult, SeasonProblem } from '@hunch/contract';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { errorText } from '../../api/client';
+import { fieldId, type PlacedProblems, placeProblems } from './error-paths';
+import { importSeason, useRefreshHost } from './host-api';
+import { saveText } from './host-text';
+
+/**
+ * Checking and saving a screen's edits: the whole community document goes to the import (its dry
+ * run for 'Check'), and a refusal's problems are placed at the fields this screen shows.
+ */
+export function useSeasonSave(
+  knownFields: readonly string[],
+  onSaved?: (result: SeasonImportResult) => void,
+) {
+  const refresh = useRefreshHost();
+  const [problems, setProblems] = useState<SeasonProblem[]>([]);
+  const [done, setDone] = useState<SeasonImportResult | null>(null);
+  const mutation = useMutation({
+    mutationFn: ({ doc, dryRun }: { doc: Season; dryRun: boolean }) => importSeason(doc, dryRun),
+    onMutate: () => setDone(null),
+    onSuccess: async (outcome, { dryRun }) => {
+      if (!outcome.ok) {
+        setProblems(outcome.problems);
+        return;
+      }
+      setProblems([]);
+      setDone(outcome.result);
+      if (!dryRun) {
+        await refresh();
+        onSaved?.(outcome.result);
+      }
+    },
+  });
+  const placed = useMemo(() => placeProblems(problems, knownFields), [problems, knownFields]);
+  return {
+    placed,
+    done,
+    mutation,
+    check: (doc: Season) => mutation.mutate({ doc, dryRun: true }),
+    save: (doc: Season) => mutation.mutate({ doc, dryRun: false }),
+  };
+}
+
+export type SeasonSave = ReturnType<typeof useSeasonSave>;
+
+/** Every problem of a refused document, each linking to the field that shows it. */
+export function ProblemList({ placed, title }: { placed: PlacedProblems; title: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const count = placed.placed.length + placed.elsewhere.length;
+  // Keyboard and screen reader users are taken to the list, which links to each field.
+  useEffect(() => {
+    if (count > 0) heading.current?.focus();
+  }, [count]);
+  if (count === 0) return null;
+  return (
+    <div className="host-problems" role="alert">
+      <h3 ref={heading} tabIndex={-1}>
+        {title}: {count === 1 ? '1 problem' : `${count} problems`}
+      </h3>
+      <ul>
+        {placed.placed.map(({ problem, field }) => (
+          <li key={`${problem.path}:${problem.message}`}>
+            <a href={`#${fieldId(field)}`}>{problem.message}</a> <code>{problem.path}</code>
+          </li>
+        ))}
+        {placed.elsewhere.map((p) => (
+          <li key={`${p.path}:${p.message}`}>
+            {p.message} <code>{p.path || 'the document'}</code>
+            {p.line !== undefined &&
+              ` (line ${p.line}${p.column !== undefined ? `, column ${p.column}` : ''})`}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** 'Check' and 'Save' for a screen's edits, with what the server answered. */
+export function SaveBar({
+  save,
+  build,
+  saveLabel = 'Save',
+  disabled,
+}: {
+  save: SeasonSave;
+  /** The whole document with this screen's edits, or null when there is nothing to send yet. */
+  build: () => Season | null;
+  saveLabel?: string;
+  disabled?: boolean;
+}) {
+  const { mutation, done, placed } = save;
+  const send = (dryRun: boolean) => {
+    const doc = build();
+    if (doc) (dryRun ? save.check : save.save)(doc);
+  };
+  return (
+    <div className="host-save">
+      <ProblemList placed={placed} title="Not saved" />
+      {mutation.isError && (
+        <p className="form-error" role="alert">
+          {errorText(mutation.error)}
+        </p>
+      )}
+      <div className="host-save-bar">
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={disabled || mutation.isPending}
+          onClick={() => send(true)}
+        >
+          Check
+        </button>
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={disabled || mutation.isPending}
+          aria-busy={mutation.isPending}
+          onClick={(e) => {
+            e.preventDefault();
+            send(false);
+          }}
+        >
+          {saveLabel}
+        </button>
+        <p className="host-save-status" role="status">
+          {mutation.isPending ? 'Sending…' : done && saveText(done)}
+        </p>
+      </div>
+    </div>
+  );
+}

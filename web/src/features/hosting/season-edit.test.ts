@@ -1,0 +1,156 @@
+import { parseSeason, type SeasonGame, type SeasonQuestion } from '@hunch/contract';
+import { describe, expect, it } from 'vitest';
+import {
+  addQuestion,
+  duplicateGame,
+  editableGame,
+  laterSchedule,
+  linkableVotes,
+  moveQuestion,
+  newGame,
+  nextKey,
+  removeQuestion,
+  withGame,
+  withKind,
+} from './season-edit';
+
+const vote = (text: string): SeasonQuestion => ({
+  kind: 'vote',
+  text,
+  secs_to_answer: 20,
+  choices: ['A', 'B'],
+});
+const guess = (text: string, linked_vote?: number): SeasonQuestion => ({
+  kind: 'guess',
+  text,
+  secs_to_answer: 20,
+  choices: ['A', 'B'],
+  ...(linked_vote !== undefined && { linked_vote }),
+});
+const predict = (text: string, outcome: number | 'crowd' | 'pending'): SeasonQuestion => ({
+  kind: 'predict',
+  text,
+  secs_to_answer: 20,
+  slider: { min: 0, max: 10, step: 1, unit: 'km' },
+  outcome,
+});
+
+const game = (questions: SeasonQuestion[]): SeasonGame => ({
+  key: 'week-1',
+  synchronous: false,
+  speed_bonus: false,
+  schedule: {
+    open: '2026-12-01T18:00:00Z',
+    standby: '2026-12-03T18:00:00Z',
+    complete: '2026-12-04T18:00:00Z',
+  },
+  subcommunities: [],
+  questions,
+});
+
+const links = (g: SeasonGame) =>
+  g.questions.map((q) => (q.kind === 'guess' ? (q.linked_vote ?? null) : q.text));
+
+describe('season edits: linked votes follow their question', () => {
+  // v1, g->1, v3, g->3
+  const base = game([vote('v1'), guess('g2', 1), vote('v3'), guess('g4', 3)]);
+
+  it('removing a question moves later numbers down and unlinks guesses linked to it', () => {
+    expect(links(removeQuestion(base, 0))).toEqual([null, 'v3', 2]);
+    expect(links(removeQuestion(base, 1))).toEqual(['v1', 'v3', 2]);
+    expect(links(removeQuestion(base, 2))).toEqual(['v1', 1, null]);
+  });
+
+  it('moving a question up or down renumbers the links on both sides', () => {
+    // v3 up one: v1, g->1, g->(v3 now 2)... order v1, v3, g2, g4
+    expect(links(moveQuestion(base, 2, -1))).toEqual(['v1', 'v3', 1, 2]);
+    // v1 down one: g2, v1, v3, g4 -> g2 links to 2
+    expect(links(moveQuestion(base, 0, 1))).toEqual([2, 'v1', 'v3', 3]);
+    // Moving past either end changes nothing.
+    expect(moveQuestion(base, 0, -1)).toBe(base);
+    expect(moveQuestion(base, 3, 1)).toBe(base);
+  });
+
+  it('a question moved several places keeps every link on its vote', () => {
+    const moved = moveQuestion(base, 0, 3); // g2, v3, g4, v1
+    expect(links(moved)).toEqual([4, 'v3', 2, 'v1']);
+    const back = moveQuestion(moved, 3, -3);
+    expect(links(back)).toEqual(links(base));
+  });
+
+  it('adding a question keeps the links and the new one is empty', () => {
+    const added = addQuestion(base, 'predict');
+    expect(links(added)).toEqual([...links(base), '']);
+    expect(added.questions[4]).toMatchObject({ kind: 'predict', outcome: 'pending', secs_to_answer: 20 });
+  });
+
+  it('a guess may link to the vote questions of its game but itself', () => {
+    expect(linkableVotes(base, 1)).toEqual([
+      { n: 1, text: 'v1' },
+      { n: 3, text: 'v3' },
+    ]);
+  });
+});
+
+describe('season edits: kinds, keys, duplicates', () => {
+  it('changing kind keeps the text and, between vote and guess, the choices', () => {
+    const g = withKind(vote('Best trail?'), 'guess');
+    expect(g).toMatchObject({ kind: 'guess', text: 'Best trail?', choices: [{ text: 'A' }, { text: 'B' }] });
+    const p = withKind(g, 'predict');
+    expect(p).toMatchObject({ kind: 'predict', text: 'Best trail?', outcome: 'pending' });
+    expect('choices' in p).toBe(false);
+  });
+
+  it('the next key counts on from a number, else adds one', () => {
+    expect(nextKey('week-3', ['week-1', 'week-3'])).toBe('week-4');
+    expect(nextKey('week-3', ['week-3', 'week-4'])).toBe('week-5');
+    expect(nextKey('final', ['final'])).toBe('final-2');
+  });
+
+  it('a later schedule moves by whole weeks until it opens after now', () => {
+    const s = game([]).schedule;
+    expect(laterSchedule(s, new Date('2026-11-01T00:00:00Z'))).toEqual({
+      open: '2026-12-08T18:00:00Z',
+      standby: '2026-12-10T18:00:00Z',
+      complete: '2026-12-11T18:00:00Z',
+    });
+    expect(laterSchedule(s, new Date('2026-12-20T00:00:00Z')).open).toBe('2026-12-22T18:00:00Z');
+  });
+
+  it('a duplicate has the same questions, a new key and schedule, and its outcomes pending again', () => {
+    const original = game([vote('v1'), guess('g2', 1), predict('p3', 7), predict('p4', 'crowd')]);
+    const schedule = laterSchedule(original.schedule, new Date('2026-11-01T00:00:00Z'));
+    const copy = duplicateGame({ ...original, name: 'Week 1' }, 'week-2', schedule);
+    expect(copy.key).toBe('week-2');
+    expect(copy.name).toBe('Week 2');
+    expect(duplicateGame({ ...original, name: 'Final' }, 'final-2', schedule).name).toBe('Final');
+    expect('name' in duplicateGame(original, 'week-2', schedule)).toBe(false);
+    expect(copy.schedule).toEqual(schedule);
+    expect(copy.questions.map((q) => q.text)).toEqual(['v1', 'g2', 'p3', 'p4']);
+    expect(copy.questions[1]).toMatchObject({ linked_vote: 1, choices: [{ text: 'A' }, { text: 'B' }] });
+    expect(copy.questions.map((q) => (q.kind === 'predict' ? q.outcome : null))).toEqual([
+      null,
+      null,
+      'pending',
+      'crowd',
+    ]);
+    // Nothing is shared with the original.
+    expect(original.questions[2]).toMatchObject({ outcome: 7 });
+    expect(original.questions[0]).toMatchObject({ choices: ['A', 'B'] });
+  });
+
+  it('an edited document with choices as objects and a new game still parses', () => {
+    const original = game([vote('v1'), guess('g2', 1)]);
+    const season = {
+      community: { endpoint: 'runners', name: 'Runners', description: '', listed: true, categories: [] },
+      series: [{ endpoint: 'weekly', name: 'Weekly', description: '', games: [original] }],
+    };
+    const next = withGame(withGame(season, 0, 0, editableGame(original)), 0, -1, {
+      ...newGame('week-2', new Date('2026-11-01T10:30:00Z')),
+      questions: [vote('v')],
+    });
+    expect(parseSeason(next).problems).toEqual([]);
+    expect(next.series[0]!.games.map((g) => g.key)).toEqual(['week-1', 'week-2']);
+    expect(next.series[0]!.games[1]!.schedule.open).toBe('2026-11-02T11:00:00Z');
+  });
+});

@@ -1,0 +1,207 @@
+import type { Season, SeasonGame, SeasonQuestion, SeasonSeries } from '@hunch/contract';
+import { SECS_TO_ANSWER_DEFAULT } from '@hunch/contract';
+
+/**
+ * Edits of a season document (hosting spec §4), the console's one way to change content: each
+ * screen edits its part of the community's exported document and imports the whole of it. Pure
+ * functions over plain data, so the rules that are easy to get wrong (renumbering linked votes) are
+ * tested without a browser.
+ */
+
+export type QuestionKind = SeasonQuestion['kind'];
+export type Schedule = SeasonGame['schedule'];
+/** A choice as the editor holds it: always an object, so an empty text is reported at `.text`. */
+export interface EditChoice {
+  text: string;
+  image?: string;
+}
+
+export const CHOICES_MIN = 2;
+export const CHOICES_MAX = 12;
+export const QUESTIONS_MAX = 50;
+
+const DAY = 24 * 60 * 60 * 1000;
+const WEEK = 7 * DAY;
+
+export const gamePathOf = (si: number, gi: number) => `series.${si}.games.${gi}`;
+export const seriesPathOf = (si: number) => `series.${si}`;
+
+export function seriesIndex(season: Season, endpoint: string): number {
+  return season.series.findIndex((s) => s.endpoint === endpoint);
+}
+
+export function gameIndex(series: SeasonSeries, key: string): number {
+  return series.games.findIndex((g) => g.key === key);
+}
+
+/** The document with one series' settings replaced, or a new series appended (`si` -1). */
+export function withSeries(season: Season, si: number, series: SeasonSeries): Season {
+  const list = si < 0 ? [...season.series, series] : season.series.map((s, i) => (i === si ? series : s));
+  return { ...season, series: list };
+}
+
+/** The document with one game replaced, or appended to its series (`gi` -1). */
+export function withGame(season: Season, si: number, gi: number, game: SeasonGame): Season {
+  const series = season.series[si];
+  if (!series) throw new Error(`No series ${si} in the document`);
+  const games = gi < 0 ? [...series.games, game] : series.games.map((g, i) => (i === gi ? game : g));
+  return withSeries(season, si, { ...series, games });
+}
+
+/** Choices as objects ({text, image}), which the format accepts as well as bare texts. */
+export function editableChoices(q: SeasonQuestion): EditChoice[] {
+  if (q.kind === 'predict') return [];
+  return q.choices.map((c) => (typeof c === 'string' ? { text: c } : { ...c }));
+}
+
+/** A game's questions with every choice as an object: the shape the editor works on. */
+export function editableGame(game: SeasonGame): SeasonGame {
+  return {
+    ...game,
+    questions: game.questions.map((q) => (q.kind === 'predict' ? q : { ...q, choices: editableChoices(q) })),
+  };
+}
+
+/** A new question of a kind: empty texts for the host to fill, a slider from 0 to 100. */
+export function newQuestion(kind: QuestionKind): SeasonQuestion {
+  const base = { text: '', secs_to_answer: SECS_TO_ANSWER_DEFAULT };
+  if (kind === 'predict')
+    return { kind, ...base, slider: { min: 0, max: 100, step: 1, unit: '' }, outcome: 'pending' };
+  return { kind, ...base, choices: [{ text: '' }, { text: '' }] };
+}
+
+/**
+ * A question turned into another kind: its text, image and time stay; choices stay between vote
+ * and guess; a predict gets a slider (and its outcome pending), a choice question two empty choices.
+ */
+export function withKind(q: SeasonQuestion, kind: QuestionKind): SeasonQuestion {
+  if (q.kind === kind) return q;
+  const fresh = newQuestion(kind);
+  const keep = { text: q.text, secs_to_answer: q.secs_to_answer, ...(q.image && { image: q.image }) };
+  if (kind === 'predict' || q.kind === 'predict') return { ...fresh, ...keep } as SeasonQuestion;
+  return { kind, ...keep, choices: editableChoices(q) } as SeasonQuestion;
+}
+
+/** Renumbers every guess's linked_vote (1-based) through `map`; undefined unlinks it. */
+function relink(questions: SeasonQuestion[], map: (n: number) => number | undefined): SeasonQuestion[] {
+  return questions.map((q) => {
+    if (q.kind !== 'guess' || q.linked_vote === undefined) return q;
+    const { linked_vote, ...rest } = q;
+    const next = map(linked_vote);
+    return next === undefined ? rest : { ...rest, linked_vote: next };
+  });
+}
+
+export function addQuestion(game: SeasonGame, kind: QuestionKind): SeasonGame {
+  return { ...game, questions: [...game.questions, newQuestion(kind)] };
+}
+
+/** Removes question `i` (0-based); a guess linked to it is unlinked, later numbers move down. */
+export function removeQuestion(game: SeasonGame, i: number): SeasonGame {
+  const removed = i + 1;
+  const rest = game.questions.filter((_, k) => k !== i);
+  return {
+    ...game,
+    questions: relink(rest, (n) => (n === removed ? undefined : n > removed ? n - 1 : n)),
+  };
+}
+
+/** Moves question `i` by `delta` places (-1 up, +1 down); linked votes follow their question. */
+export function moveQuestion(game: SeasonGame, i: number, delta: number): SeasonGame {
+  const j = i + delta;
+  if (j < 0 || j >= game.questions.length || j === i) return game;
+  const questions = [...game.questions];
+  const [moved] = questions.splice(i, 1);
+  questions.splice(j, 0, moved!);
+  // Question numbers (1-based) as they were -> as they are now.
+  const from = i + 1;
+  const to = j + 1;
+  const renumber = (n: number) => {
+    if (n === from) return to;
+    if (from < to && n > from && n <= to) return n - 1;
+    if (from > to && n >= to && n < from) return n + 1;
+    return n;
+  };
+  return { ...game, questions: relink(questions, renumber) };
+}
+
+export function replaceQuestion(game: SeasonGame, i: number, q: SeasonQuestion): SeasonGame {
+  return { ...game, questions: game.questions.map((old, k) => (k === i ? q : old)) };
+}
+
+/** The vote questions a guess at index `i` may link to: number (1-based) and text. */
+export function linkableVotes(game: SeasonGame, i: number): { n: number; text: string }[] {
+  return game.questions.flatMap((q, k) => (q.kind === 'vote' && k !== i ? [{ n: k + 1, text: q.text }] : []));
+}
+
+/**
+ * A key free in the series, after `base`: 'week-3' gives 'week-4' (a weekly league's next game),
+ * others get '-2', '-3'... Keys are at most 40 characters.
+ */
+export function nextKey(base: string, taken: readonly string[]): string {
+  const used = new Set(taken);
+  const numbered = /^(.*?)(\d+)$/.exec(base);
+  const stem = numbered ? numbered[1]! : `${base.slice(0, 36)}-`;
+  let n = numbered ? Number(numbered[2]) + 1 : 2;
+  for (; ; n++) {
+    const key = `${stem}${n}`.slice(-40);
+    if (!used.has(key)) return key;
+  }
+}
+
+const isoOf = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+
+/** The schedule moved on by whole weeks, the fewest that put its open after `now`. */
+export function laterSchedule(schedule: Schedule, now: Date): Schedule {
+  const open = Date.parse(schedule.open);
+  const weeks = Math.max(1, Math.floor((now.getTime() - open) / WEEK) + 1);
+  const shift = (iso: string) => isoOf(Date.parse(iso) + weeks * WEEK);
+  return { open: shift(schedule.open), standby: shift(schedule.standby), complete: shift(schedule.complete) };
+}
+
+/** A numbered name counts on ('Week 3' gives 'Week 4'); another stays as it is. */
+export function nextName(name: string | undefined): string | undefined {
+  const numbered = name === undefined ? null : /^(.*?)(\d+)$/.exec(name);
+  return numbered ? `${numbered[1]}${Number(numbered[2]) + 1}` : name;
+}
+
+/**
+ * A copy of a game for Duplicate (hosting spec §2): the same questions under a new key and
+ * schedule, and the next name when it is numbered. Numeric outcomes are the old game's truths, so
+ * they become pending again; 'crowd' stays.
+ */
+export function duplicateGame(game: SeasonGame, key: string, schedule: Schedule): SeasonGame {
+  const questions = game.questions.map((q) =>
+    q.kind === 'predict' && typeof q.outcome === 'number' ? { ...q, outcome: 'pending' as const } : q,
+  );
+  const copy = { ...structuredClone(game), key, schedule, questions: structuredClone(questions) };
+  const name = nextName(game.name);
+  return editableGame(name === undefined ? copy : { ...copy, name });
+}
+
+/** A first game for a series: open tomorrow on the hour, two days to answer, results a day later. */
+export function newGame(key: string, now: Date): SeasonGame {
+  const hour = 60 * 60 * 1000;
+  const open = Math.ceil(now.getTime() / hour) * hour + DAY;
+  return {
+    key,
+    synchronous: false,
+    speed_bonus: false,
+    schedule: { open: isoOf(open), standby: isoOf(open + 2 * DAY), complete: isoOf(open + 3 * DAY) },
+    subcommunities: [],
+    questions: [newQuestion('vote')],
+  };
+}
+
+/** A new, empty series. */
+export function newSeries(endpoint: string, name: string): SeasonSeries {
+  return { endpoint, name, description: '', games: [] };
+}
+
+/** Comma-separated text (categories, subcommunities) as a list, and back. */
+export function listFromText(text: string): string[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
