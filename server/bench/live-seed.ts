@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createCommunity, createGame, createSeries } from '../src/test/authoring';
+import { createCommunity, createSeries } from '../src/hosting/authoring';
 import type { Db } from '../src/platform/db/database';
+import { createGame } from '../src/test/authoring';
 
 /** One community with n members who each have a session `${tokenPrefix}${k}`, and one live game. */
 export async function seedLiveGame(

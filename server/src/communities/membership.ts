@@ -17,24 +17,26 @@ export async function leaveCommunity(db: Db, userId: number, communityId: number
   await db.transaction(async (tx) => {
     // The membership first: `enterGame` writes an entry only while the membership stands, locking
     // it, so an entry written meanwhile either waits for this leave and is refused, or is committed
-    // before the statements below run, and they take it.
-    await tx.query('DELETE FROM memberships WHERE user_id = $1 AND community_id = $2', [userId, communityId]);
-    // Their standing goes with their entries, under the lock a scoring of the community's games
-    // holds, taken before the entries go (as scoring takes it before it writes), so neither waits
-    // for the other in a circle. One statement reads the count of their total before changing it.
-    await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [STANDINGS_LOCK, communityId]);
+    // before the statements below run, and they take it. With it, the lock every writer of the
+    // community's standings takes (scoring too, before it writes entries), so the statement below
+    // reads the standings after any scoring in progress has committed, and neither waits for the
+    // other in a circle.
     await tx.query(
-      `WITH gone AS (
+      `WITH gone AS (DELETE FROM memberships WHERE user_id = $1 AND community_id = $2)
+       SELECT pg_advisory_xact_lock($3, $2)`,
+      [userId, communityId, STANDINGS_LOCK],
+    );
+    // Their entries go, and their standing with them: the count of players at their total drops.
+    await tx.query(
+      `WITH standing AS (
          DELETE FROM community_standings WHERE community_id = $2 AND user_id = $1 RETURNING score),
        emptied AS (
-         DELETE FROM community_score_counts h USING gone
-          WHERE h.community_id = $2 AND h.score = gone.score AND h.players <= 1)
-       UPDATE community_score_counts h SET players = h.players - 1 FROM gone
-        WHERE h.community_id = $2 AND h.score = gone.score AND h.players > 1`,
-      [userId, communityId],
-    );
-    await tx.query(
-      `DELETE FROM participations p USING games g, series s
+         DELETE FROM community_score_counts h USING standing
+          WHERE h.community_id = $2 AND h.score = standing.score AND h.players <= 1),
+       fewer AS (
+         UPDATE community_score_counts h SET players = h.players - 1 FROM standing
+          WHERE h.community_id = $2 AND h.score = standing.score AND h.players > 1)
+       DELETE FROM participations p USING games g, series s
         WHERE p.user_id = $1 AND p.game_id = g.id AND g.series_id = s.id AND s.community_id = $2`,
       [userId, communityId],
     );
