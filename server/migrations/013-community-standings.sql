@@ -6,16 +6,17 @@
 -- transaction-scoped advisory lock (72410201, community id), so they never interleave.
 
 -- One row per player who has a scored entry in a game of the community's series. No foreign keys:
--- checked row by row they took two thirds of the time of moving a million players at scoring.
--- Nothing deletes users, and communities only go with everything in them; whatever comes to
--- delete either deletes their standings and counts with them.
+-- checked row by row they took two thirds of the time of moving a million players at scoring. No
+-- path deletes users or communities; one that comes must delete their standings and counts too.
 CREATE TABLE community_standings (
   community_id int NOT NULL,
   user_id int NOT NULL,
   score double precision NOT NULL,         -- sum of their scores in the community's scored games
   games int NOT NULL CHECK (games > 0),    -- how many of those games they played
   PRIMARY KEY (community_id, user_id)
-);
+) WITH (fillfactor = 50);                  -- each scoring rewrites every player's row: room on its
+                                           -- page keeps the new version there (a HOT update, no
+                                           -- new index entry)
 
 -- How many players of the community have each total: rank = 1 + players above, percentile from
 -- players below. Rows whose count reaches 0 are deleted by the statement after the change. (No
