@@ -1,9 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
-  DESKTOP,
+  checkScreen,
   expectCleanSession,
   fieldMessage,
   handleDialogs,
@@ -11,8 +9,6 @@ import {
   logIn,
   newSession,
   type PageProblems,
-  PHONE,
-  saveScreenshots,
   useServerAndBrowser,
   WAIT,
 } from './harness';
@@ -28,64 +24,6 @@ const HOST = { username: 'demo_host', password: 'hunch123' };
 const PLAYER = { username: 'demo_player', password: 'hunch123' };
 const COMMUNITY = 'Hunch HQ';
 
-/**
- * axe-core's source: AXE_CORE_PATH, else the axe-core package. It is not a dependency yet; without
- * it the accessibility checks are skipped with a warning (the screenshots are still taken).
- */
-function axeSource(): string | null {
-  const candidates = [process.env.AXE_CORE_PATH];
-  try {
-    candidates.push(createRequire(import.meta.url).resolve('axe-core/axe.min.js'));
-  } catch {
-    // Not installed: only AXE_CORE_PATH can help.
-  }
-  const file = candidates.find((f): f is string => !!f && existsSync(f));
-  return file ? readFileSync(file, 'utf8') : null;
-}
-const axe = axeSource();
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: string[];
-}
-
-/** Serious and critical axe violations of the page as it is now (evaluated, so the CSP allows it). */
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  if (!axe) return [];
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe);
-  return page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: unknown[] }> } })
-      .axe.run;
-    const { violations } = await run(document);
-    return (
-      violations as { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
-    )
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.map((n) => n.target.join(' ')),
-      }));
-  });
-}
-
-/** axe at phone and desktop size (0 serious or critical), then the screenshots of both. */
-async function checkScreen(page: Page, name: string): Promise<void> {
-  for (const size of [PHONE, DESKTOP]) {
-    await page.setViewportSize(size);
-    expect.soft(await seriousViolations(page), `${name} at ${size.width}x${size.height}: axe`).toEqual([]);
-    // Nothing may stick out sideways on a phone.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect
-      .soft(overflow, `${name} at ${size.width}x${size.height}: sideways overflow`)
-      .toBeLessThanOrEqual(0);
-  }
-  await saveScreenshots(page, name);
-}
-
 describe('host console: the demo host edits a game', () => {
   const setup = useServerAndBrowser({ seed: true });
   let context: BrowserContext | undefined;
@@ -93,8 +31,6 @@ describe('host console: the demo host edits a game', () => {
   let problems: PageProblems;
   let dialogs: ReturnType<typeof handleDialogs>;
   beforeAll(async () => {
-    if (!axe)
-      console.warn('axe-core is not installed (npm i -D axe-core -w e2e): accessibility checks skipped');
     const { server, browser } = setup();
     ({ context, page, problems } = await newSession(browser, server.baseUrl));
     dialogs = handleDialogs(page);

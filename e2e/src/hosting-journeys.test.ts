@@ -1,12 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import yazl from 'yazl';
 import {
   CHECK_WAIT,
-  DESKTOP,
+  checkScreen,
   expectCleanSession,
   handleDialogs,
   journey,
@@ -16,7 +14,6 @@ import {
   register,
   type Session,
   saveScreenshot,
-  saveScreenshots,
   settle,
   useServerAndBrowser,
   WAIT,
@@ -43,57 +40,12 @@ const ADMIN_1 = `hj_admin_${STAMP}`;
 const ADMIN_2 = `hj_admin2_${STAMP}`;
 
 // ---------------------------------------------------------------------------------------------
-// axe (as in host-console.test.ts): serious and critical violations of the page as it is now.
-
-function axeSource(): string | null {
-  const candidates = [process.env.AXE_CORE_PATH];
-  try {
-    candidates.push(createRequire(import.meta.url).resolve('axe-core/axe.min.js'));
-  } catch {
-    // Not installed: only AXE_CORE_PATH can help.
-  }
-  const file = candidates.find((f): f is string => !!f && existsSync(f));
-  return file ? readFileSync(file, 'utf8') : null;
-}
-const axe = axeSource();
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: string[];
-}
-
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  if (!axe) return [];
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe);
-  return page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: unknown[] }> } })
-      .axe.run;
-    const { violations } = await run(document);
-    return (
-      violations as { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
-    )
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.map((n) => n.target.join(' ')),
-      }));
-  });
-}
-
 /** Screenshots taken by this file, for the report. */
 const shots: string[] = [];
 
 /** A console screen: axe at phone and desktop size (0 serious/critical), screenshots; back to the phone. */
 async function checkConsole(page: Page, name: string): Promise<void> {
-  for (const size of [PHONE, DESKTOP]) {
-    await page.setViewportSize(size);
-    expect.soft(await seriousViolations(page), `${name} at ${size.width}x${size.height}: axe`).toEqual([]);
-  }
-  shots.push(...(await saveScreenshots(page, name)));
+  shots.push(...(await checkScreen(page, name)));
   await page.setViewportSize(PHONE);
 }
 
@@ -169,9 +121,6 @@ const mainOf = (page: Page) => page.getByRole('main');
 
 describe('hosting journeys', () => {
   const setup = useServerAndBrowser({ env: { ADMIN_USERS: `${ADMIN_1},${ADMIN_2.toUpperCase()}` } });
-  beforeAll(() => {
-    if (!axe) console.warn('axe-core is not installed: accessibility checks skipped');
-  });
   afterAll(() => {
     if (shots.length > 0) console.info(`hosting-journeys screenshots:\n${shots.join('\n')}`);
   });

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { DESKTOP, PHONE } from './browser';
+import { DESKTOP, PHONE, SMALL_PHONE } from './browser';
 import { artifactsDir } from './paths';
 
 const safeName = (name: string) => name.replace(/[^\w.-]+/g, '_');
@@ -34,7 +34,7 @@ export async function saveScreenshot(page: Page, name: string, fullPage = true):
 }
 
 /**
- * Screenshots of the current screen at phone (390×844) and desktop (1280×800) size, for people to
+ * Screenshots of the current screen at small phone (320×568), phone (390×844) and desktop (1280×800) size, for people to
  * look at; nothing is asserted. For each size: what the window shows scrolled to the top
  * ({name}-{w}x{h}.png) and the whole page ({name}-{w}x{h}-full.png; fixed bars such as the footer are
  * drawn where the window ends, a property of full-page captures). Focus is taken off the page first,
@@ -43,7 +43,7 @@ export async function saveScreenshot(page: Page, name: string, fullPage = true):
 export async function saveScreenshots(page: Page, name: string): Promise<string[]> {
   const files: string[] = [];
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  for (const size of [PHONE, DESKTOP]) {
+  for (const size of [SMALL_PHONE, PHONE, DESKTOP]) {
     await page.setViewportSize(size);
     await page.evaluate(() => window.scrollTo(0, 0));
     await settle(page);

@@ -23,6 +23,8 @@ export async function launchBrowser(): Promise<Browser> {
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 390, height: 844 } as const;
+/** The narrowest phone people still use (iPhone SE 1st generation). */
+export const SMALL_PHONE = { width: 320, height: 568 } as const;
 
 /** What went wrong in the page while a test drove it; asserted empty at the end of a journey. */
 export interface PageProblems {

@@ -1,5 +1,6 @@
 export { joinHunchHq, logIn, type NewUser, register } from './accounts';
 export { saveScreenshot, saveScreenshots, settle, withFailureCapture } from './artifacts';
+export { type AxeViolation, checkScreen, seriousViolations } from './axe';
 export {
   chromiumPath,
   DESKTOP,
@@ -8,6 +9,7 @@ export {
   type PageProblems,
   PHONE,
   type Session,
+  SMALL_PHONE,
 } from './browser';
 export { handleDialogs, type SeenDialog } from './dialogs';
 export { fieldMessage, fieldState, tint } from './fields';
