@@ -115,6 +115,8 @@ export async function startServer(
   databaseUrl: string,
   fdLimit: number,
   profileDir: string | undefined,
+  /** Several processes share it for broadcasts (socket.io's Redis adapter); without it, none. */
+  redisUrl?: string,
 ): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'hunch-bench-'));
@@ -129,7 +131,8 @@ export async function startServer(
     BENCH_METRICS: '1',
     LOG_LEVEL: 'warn',
   };
-  delete env.REDIS_URL;
+  if (redisUrl) env.REDIS_URL = redisUrl;
+  else delete env.REDIS_URL;
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
   const child = spawnNode(
     [

@@ -5,7 +5,7 @@ import { benchResultsPart } from './results-part';
 import { benchSoak } from './soak-bench';
 import { benchWeb } from './web-bench';
 
-// npm run bench -- [live] [results] [soak] [web] [footprint] [--players N] [--workers K] [--concurrency C]
+// npm run bench -- [live] [results] [soak] [web] [footprint] [--players N] [--nodes N] [--workers K] [--concurrency C]
 //                  [--participants N] [--time-limit SECONDS] [--users N] [--minutes M] [--json]
 // No part named runs all parts but the soak and the footprint (they take minutes; name them to run them).
 
@@ -25,6 +25,9 @@ const USAGE = `usage: npm run bench -- [live] [results] [soak] [web] [footprint]
             /communities/search and a game page in the system Chromium (CHROMIUM_PATH)
 options:
   --players N         live: simulated players (default 10000)
+  --nodes N           live: also run the players against N server processes sharing PostgreSQL and
+                      Redis (REDIS_URL or TEST_REDIS_URL, default redis://127.0.0.1:6379), killing
+                      the one driving the game before the last question (default 1: one process)
   --workers K         live: client processes (default one per players' CPU; 2 with --shared-cpus)
   --concurrency C     live: handshakes in flight per client process (default 50)
   --time-limit S      live: stop everything after S seconds (default 600)
@@ -34,7 +37,7 @@ options:
   --participants N    results: participants (default 1000000 on PostgreSQL, 200000 on PGlite)
   --users N           soak: simulated users (default 1000)
   --minutes M         soak: how long it runs (default 10)
-  --json              soak, web, footprint, results: print the figures as one JSON object on the last line
+  --json              every part: print the figures as one JSON object on the last line
   --postgres          soak: run the server on a fresh PostgreSQL database instead of PGlite`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
     options: {
       players: { type: 'string' },
       workers: { type: 'string' },
+      nodes: { type: 'string' },
       concurrency: { type: 'string' },
       'time-limit': { type: 'string' },
       'server-cpu-prof': { type: 'string' },
@@ -87,6 +91,9 @@ async function main(): Promise<void> {
           timeLimitMs: (positiveInt('time-limit', values['time-limit']) ?? 600) * 1000,
           serverProfileDir: values['server-cpu-prof'],
           sharedCpus: values['shared-cpus'] ?? false,
+          json: values.json ?? false,
+          nodes: positiveInt('nodes', values.nodes) ?? 1,
+          redisUrl: process.env.REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
         })) && ok;
     } else if (part === 'soak') {
       ok =

@@ -125,8 +125,11 @@ export function playLiveGame(
       // A reconnection's resume repeats the question in progress.
       if (answered.has(q.i) || closing) return;
       answered.add(q.i);
-      // Reading time: from 1 s to 2.5 s before the deadline, as people answer.
-      const readMs = 1_000 + Math.random() * Math.max(0, q.time_left - 3_500);
+      // Reading time: from 1 s to 2.5 s before the deadline, as people answer. A late joiner who
+      // gets the question with less time than that left lets it go, as a person would.
+      if (q.time_left < 3_500) return;
+      const received = performance.now();
+      const readMs = 1_000 + Math.random() * (q.time_left - 3_500);
       later(readMs, () => {
         const a0 = performance.now();
         pending++;
@@ -140,7 +143,11 @@ export function playLiveGame(
           }
           tally.record('live:answer', performance.now() - a0);
           if (ack.ok) world.live.acked++;
-          else tally.error(`live answer refused: ${ack.error ?? '(no reason)'}`, `${where} question ${q.i}`);
+          else
+            tally.error(
+              `live answer refused: ${ack.error ?? '(no reason)'}`,
+              `${where} question ${q.i}, sent ${Math.round(a0 - received)} ms after it arrived with ${Math.round(q.time_left)} ms left, answered after ${Math.round(performance.now() - a0)} ms`,
+            );
         });
       });
     });
