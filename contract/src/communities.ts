@@ -21,6 +21,18 @@ export const categoryGroupSchema = z.object({
   categories: z.array(z.string()),
 });
 
+/** The longest name search; a community's name is shorter still. */
+export const COMMUNITY_SEARCH_MAX = 100;
+
+/** GET /api/community_search: c, a category (spec §7), and q, words of a community's name. */
+export const communitySearchQuerySchema = z.object({
+  c: plainText(100, 'Unknown category').optional(),
+  q: plainText(COMMUNITY_SEARCH_MAX, {
+    tooLong: `Search for at most ${COMMUNITY_SEARCH_MAX} characters`,
+    invalid: 'Search text must not contain control characters (such as NUL, tabs or line breaks)',
+  }).optional(),
+});
+
 export const communitySearchSchema = z.object({
   categories: z.array(categoryGroupSchema),
   communities: z.array(communityCardSchema),

@@ -132,6 +132,8 @@ export const playerRowSchema = z.object({
   cr: z.number().int().nullable(),
   /** Subcommunity endpoint the player represents, if any. */
   c: z.string().nullable(),
+  /** The row's place on the board (1-based; ties share `r` but not `pos`): its page is ⌈pos / page size⌉. */
+  pos: z.number().int(),
 });
 export type PlayerRow = z.infer<typeof playerRowSchema>;
 
@@ -147,6 +149,8 @@ export type CommunityRow = z.infer<typeof communityRowSchema>;
 export const leaderboardQuerySchema = z.object({
   p: z.coerce.number().int('Invalid page').min(1, 'Invalid page').max(1_000_000, 'Invalid page').default(1),
   bycommunity: z.enum(['0', '1']).optional(),
+  /** me=1: the page holding the viewer's own row, whatever p says ('Jump to my row'). */
+  me: z.enum(['0', '1']).optional(),
 });
 
 export const rangeBucketSchema = z.object({
@@ -186,7 +190,63 @@ export const communityRankSchema = z.object({
   r: z.number().int().nullable(),
   p: z.number().nullable(),
   games: z.number().int(),
+  /** Players ranked in the community ('rank 368 of 1,204'); 0 before any completed game. */
+  players: z.number().int(),
 });
 export type CommunityRank = z.infer<typeof communityRankSchema>;
 
 export const playGamesSchema = z.array(gameSchema);
+
+/** One question of the viewer's own result: what they answered and the points it gave. */
+export const myAnswerSchema = z.object({
+  question_i: z.number().int(),
+  choice_i: z.number().int().nullable(),
+  /** The chosen choice's text; null for a number answer. */
+  choice: z.string().nullable(),
+  number_answer: z.number().nullable(),
+  /** As scoring counted them (DESIGN §2); 0 for a vote or a voided question. */
+  points: z.number().int(),
+});
+export type MyAnswer = z.infer<typeof myAnswerSchema>;
+
+/** GET /api/my_result/{uuid}: the viewer's score, rank of N and points per question they answered. */
+export const myResultSchema = z.object({
+  score: z.number(),
+  rank: z.number().int(),
+  /** Players ranked in the game (the N of 'rank r of N'). */
+  players: z.number().int(),
+  percentile: z.number(),
+  answers: z.array(myAnswerSchema),
+});
+export type MyResult = z.infer<typeof myResultSchema>;
+
+/** One completed game of a player's history (profile): game, date, score and rank of N. */
+export const historyGameSchema = z.object({
+  uuid: z.string(),
+  name: z.string(),
+  series: z.object({ endpoint: z.string(), name: z.string() }),
+  community: z.object({ endpoint: z.string(), name: z.string() }),
+  /** schedule.complete: when the game ended (ISO 8601). */
+  complete: z.string(),
+  score: z.number(),
+  rank: z.number().int(),
+  players: z.number().int(),
+});
+export type HistoryGame = z.infer<typeof historyGameSchema>;
+
+/** Games per page of a player's history. */
+export const GAME_HISTORY_PAGE_SIZE = 20;
+
+export const gameHistoryQuerySchema = z.object({
+  /** Whose history: the viewer's own when absent. */
+  u: plainText(100, 'Unknown player').optional(),
+  p: z.coerce.number().int('Invalid page').min(1, 'Invalid page').max(100_000, 'Invalid page').default(1),
+});
+
+export const gameHistorySchema = z.object({
+  /** Newest first, one page of them. */
+  games: z.array(historyGameSchema),
+  /** More (older) games on the next page. */
+  more: z.boolean(),
+});
+export type GameHistory = z.infer<typeof gameHistorySchema>;

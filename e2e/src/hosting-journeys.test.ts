@@ -467,9 +467,10 @@ describe('hosting journeys', () => {
             expect
               .soft(await card.locator('.breakdown-meta').textContent(), `question ${i + 1}: answers counted`)
               .toContain('2 answers');
-            expect(((await card.getByText(/^Your answer:/).textContent()) ?? '').replace(/\s+/g, ' ')).toBe(
-              `Your answer: ${yours[i]}`,
-            );
+            // The 'Your answer' tile (its term, then the value).
+            const mine = card.locator('.answer-fact-yours');
+            await expect.poll(() => mine.locator('dt').textContent(), WAIT).toBe('Your answer');
+            expect(((await mine.locator('.answer-fact-value').textContent()) ?? '').trim()).toBe(yours[i]);
           }
           await shot(page, `hosting-1-breakdown-${k === 0 ? '390x844' : '1280x800'}`);
         }),

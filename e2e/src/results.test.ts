@@ -1,14 +1,16 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
+  checkScreen,
   expectCleanSession,
   handleDialogs,
   joinHunchHq,
   journey,
+  logIn,
   newSession,
   type PageProblems,
   register,
-  saveScreenshots,
+  SMALL_PHONE,
   useServerAndBrowser,
   WAIT,
 } from './harness';
@@ -16,7 +18,9 @@ import {
 /**
  * The results of a completed demo game (spec §2, §9), as a new user in its community reads them,
  * against the real server with the demo data and the built web app: player rankings with a second
- * page, community rankings, and the breakdown with a filter. One test per screen.
+ * page, community rankings, and the breakdown with a filter. Then as demo_player, who played it
+ * (issue 27): the breakdown judged by their own answers with the points each gave, and 'Jump to my
+ * row'. One test per screen; each screen passes axe and the 320/390/1280 checks (checkScreen).
  */
 
 const DONE_GAME = 'Clash: Screens vs Pages';
@@ -61,7 +65,10 @@ describe('results: a new user reads the results of a completed game', () => {
   });
   afterAll(() => context?.close());
 
-  const screen = journey('results', () => ({ user: page }));
+  const screen = journey(
+    'results',
+    (): Record<string, Page> => (player ? { user: page, player } : { user: page }),
+  );
   const resultsNav = () => page.getByRole('navigation', { name: 'Results' });
   const table = () => page.getByRole('table');
   const pathname = () => new URL(page.url()).pathname;
@@ -156,7 +163,7 @@ describe('results: a new user reads the results of a completed game', () => {
     expect(new Set(rows.map((r) => r[1])).size).toBe(rows.length);
     expect.soft(ranked, 'players ranked vs the players count in the results header').toBe(participants);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await saveScreenshots(page, 'leaderboard');
+    await checkScreen(page, 'leaderboard');
   });
 
   screen('results: community rankings, the four teams with averages', async () => {
@@ -176,15 +183,54 @@ describe('results: a new user reads the results of a completed game', () => {
     // Every clash player represented one team.
     const total = rows.reduce((sum, r) => sum + toNumber(r[3]!), 0);
     expect.soft(total, 'team player counts add up to the players of the game').toBe(participants);
-    await saveScreenshots(page, 'community-rankings');
+    await checkScreen(page, 'community-rankings');
+  });
+
+  screen('leaderboards: the Players column is not clipped at 320 px', async () => {
+    await page.setViewportSize(SMALL_PHONE);
+    try {
+      for (const name of ['Players', 'Average score']) {
+        const header = table().getByRole('columnheader', { name });
+        const clipped = await header.evaluate((th) => {
+          const card = th.closest('.table-card') ?? document.documentElement;
+          const box = th.getBoundingClientRect();
+          const bounds = card.getBoundingClientRect();
+          return box.right > Math.min(bounds.right, window.innerWidth) + 0.5 || box.left < bounds.left - 0.5;
+        });
+        expect(clipped, `${name} column inside the card at 320 px`).toBe(false);
+      }
+      // The last cell of each row is wholly inside the card too.
+      const cut = await table()
+        .locator('tbody td:last-child')
+        .evaluateAll(
+          (cells) =>
+            cells.filter((td) => {
+              const card = td.closest('.table-card')!.getBoundingClientRect();
+              return (
+                td.getBoundingClientRect().right > card.right + 0.5 || td.scrollWidth > td.clientWidth + 1
+              );
+            }).length,
+        );
+      expect(cut).toBe(0);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   const cards = () => page.getByRole('main').locator('ol.breakdown-list > li');
+  /** The value of one of a card's facts ('Your answer', 'The answer', 'Points'), without its verdict. */
+  const fact = async (card: Locator, name: string) => {
+    const item = card
+      .locator('.answer-fact')
+      .filter({ has: page.getByRole('term').getByText(name, { exact: true }) });
+    if ((await item.count()) === 0) return '';
+    return ((await item.locator('.answer-fact-value').textContent()) ?? '').trim();
+  };
   /** Everything a breakdown card says in numbers: answer counts and choice shares. */
   const breakdownText = () => cards().allTextContents();
   const withheld = () => page.getByText('Too few players in this group to show.', { exact: true });
   let before: string[] = [];
-  screen('results: breakdown, charts and correct-answer markers', async () => {
+  screen('results: breakdown, charts and the answer of each question', async () => {
     await resultsNav().getByRole('link', { name: 'Question Breakdown' }).click();
     await page.waitForURL((url) => url.pathname === `${resultsBase}/breakdown`);
     await page.getByRole('group', { name: 'Filter players' }).waitFor();
@@ -195,33 +241,27 @@ describe('results: a new user reads the results of a completed game', () => {
     for (let k = 0; k < 5; k++) {
       const card = cards().nth(k);
       await card.getByText(new RegExp(`^Question ${k + 1} · `)).waitFor();
-      // A drawn chart (recharts SVG) in every card.
-      await card.locator('svg.recharts-surface').first().waitFor();
+      // A chart in every card: bars for choices, a drawn histogram (recharts SVG) for predictions.
+      await card.locator('.choice-bars, svg.recharts-surface').first().waitFor();
       expect(await card.getByText(/^[\d,]+ answers?$/).count()).toBe(1);
     }
-    // Choice questions mark their correct choice, a vote its favourite (a vote has no right
-    // answer); predictions state the answer.
-    for (let k = 1; k < 5; k++) {
-      expect(await cards().nth(k).getByText('✓ correct', { exact: true }).count()).toBeGreaterThanOrEqual(1);
-    }
-    expect(
-      await cards().nth(0).getByText('★ crowd favourite', { exact: true }).count(),
-    ).toBeGreaterThanOrEqual(1);
-    expect(await cards().nth(0).getByText('✓ correct', { exact: true }).count()).toBe(0);
+    // Every question says its truth in words: 'The answer', or for a vote (no right answer) the
+    // 'Crowd favourite'. Someone who did not play has no 'Your answer' and no points.
+    expect(await fact(cards().nth(0), 'Crowd favourite')).not.toBe('');
+    for (let k = 1; k < 5; k++) expect(await fact(cards().nth(k), 'The answer')).not.toBe('');
+    expect(await cards().getByText('Your answer', { exact: true }).count()).toBe(0);
+    expect(await cards().getByText('Points', { exact: true }).count()).toBe(0);
     // The host's answer to the first prediction (demo content: 180 min).
-    await cards()
-      .nth(2)
-      .getByText(/The answer:/)
-      .waitFor();
-    await cards().nth(2).getByText('180 min', { exact: true }).waitFor();
-    // The vote's favourite is also the correct choice of the guess linked to it.
-    const favourite = await cards().nth(0).locator('li.is-correct .choice-legend-name').textContent();
-    const guessed = await cards().nth(1).locator('li.is-correct .choice-legend-name').textContent();
-    expect(guessed).toBe(favourite);
+    expect(await fact(cards().nth(2), 'The answer')).toBe('180 min');
+    // The vote's favourite is also the correct choice of the guess linked to it, and tagged so.
+    const favourite = await cards().nth(0).locator('li.is-truth .choice-bar-name').allTextContents();
+    const guessed = await cards().nth(1).locator('li.is-truth .choice-bar-name').allTextContents();
+    expect(guessed).toEqual(favourite);
+    await cards().nth(1).locator('li.is-truth').getByText('The answer', { exact: true }).first().waitFor();
     expect(await cards().nth(2).getByRole('figure').count()).toBe(1);
     before = await breakdownText();
     expect(await withheld().count()).toBe(0);
-    await saveScreenshots(page, 'breakdown');
+    await checkScreen(page, 'breakdown');
   });
 
   screen('results: breakdown, an Age filter changes the numbers (or withholds a small group)', async () => {
@@ -249,8 +289,126 @@ describe('results: a new user reads the results of a completed game', () => {
     answered.forEach((t, k) => {
       expect(toNumber(t)).toBeLessThanOrEqual(allAnswered[k] ?? Number.POSITIVE_INFINITY);
     });
-    await saveScreenshots(page, 'breakdown-age');
+    await checkScreen(page, 'breakdown-age');
   });
+
+  // ---- demo_player played the clash: the breakdown judged by their answers, and their row ----
+  let player: Page;
+  let playerProblems: PageProblems;
+  screen('log in as demo_player, who played the clash', async () => {
+    const { server, browser } = setup();
+    ({ page: player, problems: playerProblems } = await newSession(browser, server.baseUrl));
+    await logIn(player, 'demo_player', 'hunch123');
+    await player.goto(`${resultsBase}/breakdown`);
+    await expect.poll(() => playerCards().count(), WAIT).toBe(5);
+  });
+
+  const playerCards = () => player.getByRole('main').locator('ol.breakdown-list > li');
+  const playerFact = async (card: Locator, name: string) => {
+    const item = card
+      .locator('.answer-fact')
+      .filter({ has: player.getByRole('term').getByText(name, { exact: true }) });
+    if ((await item.count()) === 0) return '';
+    return ((await item.locator('.answer-fact-value').textContent()) ?? '').trim();
+  };
+  const verdictOf = async (card: Locator) => {
+    const v = card.locator('.answer-fact .verdict');
+    return (await v.count()) === 0 ? '' : ((await v.textContent()) ?? '').trim();
+  };
+
+  screen("breakdown: says Your answer and The answer and marks by the player's answer", async () => {
+    await playerCards().first().getByText('Your answer', { exact: true }).first().waitFor();
+    let judged = 0;
+    for (let k = 0; k < 5; k++) {
+      const card = playerCards().nth(k);
+      const kind = ((await card.locator('.eyebrow').textContent()) ?? '').split('·')[1]?.trim();
+      const yours = await playerFact(card, 'Your answer');
+      const truth = await playerFact(card, kind === 'Vote' ? 'Crowd favourite' : 'The answer');
+      expect(yours, `question ${k + 1}: Your answer`).not.toBe('');
+      expect(truth, `question ${k + 1}: The answer`).not.toBe('');
+      const verdict = await verdictOf(card);
+      const truths = truth.split(' or ');
+      if (kind === 'Guess') {
+        // Right exactly when the player's own choice is the answer: never '✓' beside a wrong one.
+        expect(verdict, `question ${k + 1}`).toBe(truths.includes(yours) ? '✓ Right' : '✗ Wrong');
+        judged += 1;
+      } else if (kind === 'Prediction') {
+        expect(verdict, `question ${k + 1}`).toMatch(
+          truths.includes(yours) ? /^✓ Right$/ : /^✗ Off by [\d,.]+/,
+        );
+        judged += 1;
+      } else {
+        expect(verdict).toBe(truths.includes(yours) ? '★ With the crowd' : '');
+      }
+      // On the bars: the player's own choice carries 'Your answer', the truth 'The answer'.
+      if (kind !== 'Prediction') {
+        const mine = card.locator('li.is-yours');
+        expect(await mine.count()).toBe(1);
+        expect(((await mine.locator('.choice-bar-name').textContent()) ?? '').trim()).toBe(yours);
+        await mine.getByText('Your answer', { exact: true }).waitFor();
+      }
+    }
+    expect(judged).toBeGreaterThanOrEqual(3);
+  });
+
+  screen('breakdown: shows the points each question gave, adding up to the score', async () => {
+    const summary = player.getByText(/^You scored [\d,]+ points?: rank [\d,]+ of [\d,]+\.$/);
+    await summary.waitFor();
+    const score = toNumber((await summary.textContent()) ?? '');
+    let sum = 0;
+    for (let k = 0; k < 5; k++) {
+      const points = await playerFact(playerCards().nth(k), 'Points');
+      expect(points, `question ${k + 1}`).toMatch(/^[\d,]+ points?\b/);
+      sum += toNumber(points);
+    }
+    // The vote scores nothing and says so.
+    expect(await playerFact(playerCards().nth(0), 'Points')).toBe('0 points: votes are not scored');
+    expect(sum).toBe(score);
+  });
+
+  screen('breakdown: one number format and no list repeating the chart', async () => {
+    for (let k = 0; k < 5; k++) {
+      const card = playerCards().nth(k);
+      expect(await card.locator('.choice-legend').count()).toBe(0);
+      const values = await card.locator('.choice-bar-value').allTextContents();
+      for (const v of values) expect(v.trim()).toMatch(/^\d{1,3}(\.\d)?% \([\d,]+\)$/);
+      // Each share is written once per choice: the bars are the list.
+      if (values.length > 0) {
+        const shares = values.map((v) => Number(v.split('%')[0]));
+        expect(Math.abs(shares.reduce((a, b) => a + b, 0) - 100)).toBeLessThanOrEqual(0.5 * shares.length);
+      }
+    }
+    await checkScreen(player, 'breakdown-player');
+  });
+
+  screen('leaderboards: Jump to my row shows and focuses the player’s own row', async () => {
+    await player.goto(`${resultsBase}/leaderboard`);
+    const jump = player.getByRole('button', { name: 'Jump to my row', exact: true });
+    await jump.waitFor();
+    const mine = await player.request.get(`/api/leaderboard/${resultsBase.split('/')[4]}?me=1`);
+    expect(mine.status()).toBe(200);
+    expect(Object.keys(await mine.json())).toContain('demo_player');
+    await jump.click();
+    const row = player.locator('tr[aria-current="true"]');
+    await expect.poll(() => row.evaluate((el) => el === document.activeElement), WAIT).toBe(true);
+    await row.getByText('You', { exact: true }).waitFor();
+    expect(await row.getByText('demo_player', { exact: true }).count()).toBe(1);
+    const inView = await row.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    });
+    expect(inView).toBe(true);
+    await checkScreen(player, 'leaderboard-my-row');
+  });
+
+  screen(
+    'the player journey: no page error or 5xx answer',
+    async () => {
+      if (!playerProblems) throw new Error('the player session never started: see the failure above');
+      expectCleanSession([], playerProblems);
+    },
+    { always: true },
+  );
 
   screen(
     'the whole journey: no unexpected dialog, page error or 5xx answer',

@@ -37,3 +37,20 @@ export async function communitySubcommunities(
   );
   return Object.fromEntries(rows.map((s) => [s.endpoint, s.name]));
 }
+
+/**
+ * Ids of the listed communities whose name holds every word of `text` (any case, in any order):
+ * 'book club' finds 'The Book Club'. Words are matched as plain text (strpos), so % or _ in a
+ * search mean themselves. Null when the text has no words: no name filter.
+ */
+export async function communitiesNamed(db: Queryable, text: string): Promise<number[] | null> {
+  const words = text.split(/\s+/).filter(Boolean).slice(0, 10);
+  if (words.length === 0) return null;
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT c.id FROM communities c
+      WHERE c.listed AND NOT EXISTS (
+              SELECT 1 FROM unnest($1::text[]) w WHERE strpos(lower(c.name), lower(w)) = 0)`,
+    [words],
+  );
+  return rows.map((r) => r.id);
+}

@@ -38,6 +38,41 @@ describe.each(dbKinds)('communities API on %s', (kind) => {
     expect((await t.client().get(`/api/community_search?c=${'x'.repeat(101)}`)).statusCode).toBe(400);
   });
 
+  it('searches communities by name: every word, any case, with or without a category', async () => {
+    const endpoints = async (query: string) => {
+      const res = await t.client().get(`/api/community_search?${query}`);
+      expect(res.statusCode).toBe(200);
+      return res.json().communities.map((c: { endpoint: string }) => c.endpoint);
+    };
+    expect(await endpoints('q=club')).toEqual(['big-club', 'small-club']);
+    expect(await endpoints('q=BIG')).toEqual(['big-club']);
+    expect(await endpoints(`q=${encodeURIComponent('club  the')}`)).toEqual(['big-club']);
+    expect(await endpoints('q=club&c=Books')).toEqual(['small-club']);
+    expect(await endpoints('q=big&c=Books')).toEqual([]);
+    // Wildcards and quotes are plain text: they match nothing here rather than everything.
+    expect(await endpoints(`q=${encodeURIComponent('%')}`)).toEqual([]);
+    expect(await endpoints(`q=${encodeURIComponent('_')}`)).toEqual([]);
+    expect(await endpoints(`q=${encodeURIComponent("' OR 1=1 --")}`)).toEqual([]);
+    // A blank search filters nothing; the categories come along whatever the search.
+    const blank = (await t.client().get('/api/community_search?q=%20')).json();
+    expect(blank.communities.length).toBeGreaterThanOrEqual(2);
+    expect(blank.categories.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a name search with NUL or control characters, or over 100 characters, with a clear 400', async () => {
+    for (const [q, text] of [
+      ['club%00', /control characters/],
+      ['a%0Ab', /control characters/],
+      ['x'.repeat(101), /at most 100 characters/],
+      ['x'.repeat(10_000), /at most 100 characters/],
+    ] as const) {
+      const res = await t.client().get(`/api/community_search?q=${q}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toMatch(text);
+    }
+    expect((await t.client().get(`/api/community_search?q=${'x'.repeat(100)}`)).statusCode).toBe(200);
+  });
+
   it('shows a community with its member count and whether the viewer joined', async () => {
     const anon = (await t.client().get('/api/community/big-club')).json();
     expect(anon).toMatchObject({

@@ -11,7 +11,12 @@ import { loadGames } from '../core/game-queries';
 import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
 import { registerRoute } from '../platform/http/register-route';
-import { categoryGroups, communitySeries, communitySubcommunities } from './community-page-queries';
+import {
+  categoryGroups,
+  communitiesNamed,
+  communitySeries,
+  communitySubcommunities,
+} from './community-page-queries';
 import { leaveCommunity } from './membership';
 
 export function communityRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -24,10 +29,17 @@ export function communityRoutes(app: FastifyInstance, ctx: AppContext): void {
     return community;
   };
 
-  registerRoute(app, httpRoutes.communitySearch, async ({ query }) => ({
-    categories: await categoryGroups(db),
-    communities: await communityCards(db, { category: query.c || undefined }),
-  }));
+  registerRoute(app, httpRoutes.communitySearch, async ({ query }) => {
+    // By name (q) and category (c) together: the cards are those that match both.
+    const named = await communitiesNamed(db, query.q ?? '');
+    return {
+      categories: await categoryGroups(db),
+      communities:
+        named?.length === 0
+          ? []
+          : await communityCards(db, { category: query.c || undefined, ids: named ?? undefined }),
+    };
+  });
 
   registerRoute(app, httpRoutes.community, async ({ params, userId }) => {
     const community = await communityOr404(params.id);

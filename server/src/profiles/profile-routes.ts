@@ -5,6 +5,7 @@ import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
 import { registerRoute } from '../platform/http/register-route';
 import { reencodeUpload, removeImage, storeImage } from '../platform/images';
+import { findHistoryOwner, gameHistory } from './game-history-queries';
 import { replaceProfileImage, setProfilePrivate } from './profile-settings-queries';
 
 export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -16,6 +17,20 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
     const profile = userId === undefined ? undefined : await presentProfile(db, userId, viewerId);
     if (!profile) throw new HttpError(404, `No player is called ${u}`);
     return profile;
+  });
+
+  registerRoute(app, httpRoutes.gameHistory, async ({ query: { u, p }, userId: viewerId }) => {
+    let userId = viewerId;
+    if (u !== undefined && u !== '') {
+      const player = usernameSchema.safeParse(u).success ? await findHistoryOwner(db, u) : undefined;
+      if (!player) throw new HttpError(404, `No player is called ${u}`);
+      // The profile itself says it is private (username and image only): its games stay its owner's.
+      if (player.is_private && player.id !== viewerId) {
+        throw new HttpError(403, `${player.username}'s profile is private: only they see their games`);
+      }
+      userId = player.id;
+    }
+    return gameHistory(db, userId, p, ctx.now());
   });
 
   registerRoute(app, httpRoutes.profileVisibility, async ({ body, userId }) => {

@@ -284,6 +284,8 @@ describe.each(dbKinds)('community standings on %s', (kind) => {
         r: 1,
         p: 100,
         games: 2,
+        // The club's players: five have a scored entry in one of its two scored games.
+        players: 5,
       });
     } finally {
       await old.close();

@@ -19,6 +19,7 @@ import {
   presentQuestionStats,
 } from './results-present';
 import {
+  boardPosition,
   cachedCounts,
   communityRankRow,
   communityTotals,
@@ -53,6 +54,13 @@ export async function playerBoard(
     now,
   );
   return presentPlayerRows(rows, viewerId, scores);
+}
+
+/** The leaderboard page that holds the viewer's row (pages start at 1); 404 without a row. */
+export async function viewerPage(db: Queryable, game: ResultsGame, viewerId: number): Promise<number> {
+  const position = await boardPosition(db, game.id, viewerId);
+  if (position === null) throw new HttpError(404, 'You have no row on this leaderboard: you did not play');
+  return Math.ceil(position / LEADERBOARD_PAGE_SIZE);
 }
 
 /**

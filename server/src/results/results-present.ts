@@ -9,7 +9,7 @@ import {
   withheld,
 } from '@hunch/rules';
 import { type QuestionRow, toQuestionItem } from '../core/question-queries';
-import { DEFAULT_IMAGE } from '../platform/images';
+import { userImageName } from '../platform/images';
 import type { BoardRow, CachedCounts, CommunityRankRow, CommunityTotal } from './results-queries';
 
 /** Averages are shown with one decimal (DESIGN §2 leaves the format to us; percentiles stay raw). */
@@ -31,7 +31,7 @@ export function presentPlayerRows(
     rows.map((row): [string, PlayerRow] => [
       row.username,
       {
-        img: row.profile_img ?? DEFAULT_IMAGE,
+        img: userImageName(row.user_id, row.profile_img),
         hths: row.user_id === viewerId ? null : headToHead(mine, scores.get(row.user_id) ?? new Map()),
         pvt: row.is_private,
         s: row.score,
@@ -39,6 +39,7 @@ export function presentPlayerRows(
         p: row.percentile,
         cr: row.community_rank,
         c: row.sub,
+        pos: row.position,
       },
     ]),
   );
@@ -141,12 +142,13 @@ function sliderOf(q: QuestionRow): { min: number; max: number } {
 
 /** A player with no completed game there has no rank: zeros and nulls rather than a 404. */
 export function presentCommunityRank(row: CommunityRankRow | undefined): CommunityRank {
-  if (!row || row.games === 0) return { s: 0, a: 0, r: null, p: null, games: 0 };
+  if (!row || row.games === 0) return { s: 0, a: 0, r: null, p: null, games: 0, players: 0 };
   return {
     s: row.s,
     a: round1(row.s / row.games),
     r: row.higher + 1,
     p: percentile(row.lower, row.players),
     games: row.games,
+    players: row.players,
   };
 }

@@ -51,6 +51,7 @@ export interface BoardRow {
   percentile: number;
   community_rank: number | null;
   sub: string | null;
+  position: number;
 }
 
 /** One page of the leaderboard: a range of stored positions, read through participations_board. */
@@ -63,7 +64,7 @@ export async function leaderboardPage(
   const first = (page - 1) * size + 1;
   const { rows } = await db.query<BoardRow>(
     `SELECT p.user_id, u.username, u.profile_img, u.is_private, p.score, p.rank, p.percentile, p.community_rank,
-            sc.endpoint AS sub
+            sc.endpoint AS sub, p.position
        FROM participations p
        JOIN users u ON u.id = p.user_id
        LEFT JOIN communities sc ON sc.id = p.subcommunity_id
@@ -127,6 +128,27 @@ export async function communityTotals(db: Queryable, gameId: string): Promise<Co
     [gameId],
   );
   return rows;
+}
+
+/** The viewer's place on a game's board (null: no scored entry), for 'Jump to my row'. */
+export async function boardPosition(db: Queryable, gameId: string, userId: number): Promise<number | null> {
+  const { rows } = await db.query<{ position: number | null }>(
+    'SELECT position FROM participations WHERE game_id = $1 AND user_id = $2 AND score IS NOT NULL',
+    [gameId, userId],
+  );
+  return rows[0]?.position ?? null;
+}
+
+/**
+ * How many players a game ranks: scoring gives every entry a position 1..n, so the largest is n,
+ * read from the end of the (game_id, position) index rather than by counting a big game's entries.
+ */
+export async function boardSize(db: Queryable, gameId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number | null }>(
+    'SELECT max(position) AS n FROM participations WHERE game_id = $1',
+    [gameId],
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** One player's stored result in a game ("my rank"): read through the (game_id, user_id) key. */

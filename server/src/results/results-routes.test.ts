@@ -71,7 +71,7 @@ describe.each(dbKinds)('results API on %s', (kind) => {
     expect(Object.keys(rows)).toEqual([s.v.username, s.x.username, s.y.username, s.w.username]);
     const team = (letter: string) => expect.stringMatching(new RegExp(`^team-${letter}-`));
     expect(rows[s.v.username]).toEqual({
-      img: '_.jpg',
+      img: expect.stringMatching(/^avatar-[0-9a-f]{16}\.png$/),
       hths: null,
       pvt: false,
       s: 100,
@@ -79,6 +79,7 @@ describe.each(dbKinds)('results API on %s', (kind) => {
       p: 100,
       cr: 1,
       c: team('a'),
+      pos: 1,
     });
     expect(rows[s.x.username]).toMatchObject({ pvt: true, s: 81, r: 2, cr: 2, c: team('a') });
     expect(rows[s.y.username]).toMatchObject({
@@ -89,7 +90,9 @@ describe.each(dbKinds)('results API on %s', (kind) => {
       cr: 1,
       c: team('b'),
     });
-    expect(rows[s.w.username]).toMatchObject({ s: 25, r: 4, p: 0, cr: 2, c: team('b') });
+    expect(rows[s.w.username]).toMatchObject({ s: 25, r: 4, p: 0, cr: 2, c: team('b'), pos: 4 });
+    // Tied ranks, distinct positions: X entered before Y.
+    expect([rows[s.x.username]!.pos, rows[s.y.username]!.pos]).toEqual([2, 3]);
     expect(rows[s.x.username]!.p).toBeCloseTo(100 / 3, 10);
     expect(rows[s.y.username]!.p).toBeCloseTo(100 / 3, 10);
   });
@@ -201,13 +204,21 @@ describe.each(dbKinds)('results API on %s', (kind) => {
       return res.json();
     };
     // Totals: W 225, V 206, Y 181, X 106.
-    expect(await rank(s.v)).toEqual({ s: 206, a: 68.7, r: 2, p: (100 * 2) / 3, games: 3 });
-    expect(await rank(s.v, `?u=${s.y.username}`)).toEqual({ s: 181, a: 90.5, r: 3, p: 100 / 3, games: 2 });
+    // Of 4 players ranked in the community ('rank 2 of 4').
+    expect(await rank(s.v)).toEqual({ s: 206, a: 68.7, r: 2, p: (100 * 2) / 3, games: 3, players: 4 });
+    expect(await rank(s.v, `?u=${s.y.username}`)).toEqual({
+      s: 181,
+      a: 90.5,
+      r: 3,
+      p: 100 / 3,
+      games: 2,
+      players: 4,
+    });
     expect(await rank(s.v, `?u=${s.w.username.toUpperCase()}`)).toMatchObject({ s: 225, r: 1, p: 100 });
     // A private player sees their own rank, with or without naming themselves.
-    expect(await rank(s.x)).toEqual({ s: 106, a: 53, r: 4, p: 0, games: 2 });
+    expect(await rank(s.x)).toEqual({ s: 106, a: 53, r: 4, p: 0, games: 2, players: 4 });
     expect(await rank(s.x, `?u=${s.x.username}`)).toEqual(await rank(s.x));
-    expect(await rank(s.n)).toEqual({ s: 0, a: 0, r: null, p: null, games: 0 });
+    expect(await rank(s.n)).toEqual({ s: 0, a: 0, r: null, p: null, games: 0, players: 0 });
   });
 
   it('hides private players and unknown names alike, and answers unknown communities with 404', async () => {

@@ -4,10 +4,21 @@ import { findCommunity } from '../core/community-queries';
 import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
 import { registerRoute } from '../platform/http/register-route';
-import { communityBoard, communityRank, playerBoard, questionStats, statsGroup } from './results-answers';
+import { myResult } from './my-result';
+import {
+  communityBoard,
+  communityRank,
+  playerBoard,
+  questionStats,
+  statsGroup,
+  viewerPage,
+} from './results-answers';
 import { findPlayer, findResultsGame, type ResultsGame } from './results-queries';
 
-/** Results calls (spec §7): player and community leaderboards, question statistics, community rank. */
+/**
+ * Results calls (spec §7): player and community leaderboards, question statistics, community rank;
+ * and the viewer's own result per question (the breakdown's points).
+ */
 export function resultsRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
 
@@ -22,8 +33,14 @@ export function resultsRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, httpRoutes.leaderboard, async ({ params, query, userId }) => {
     const game = await completeGame(params.uuid);
     if (query.bycommunity === '1') return communityBoard(db, game, query.p);
-    return playerBoard(db, game, userId, query.p, ctx.now());
+    // me=1 ('Jump to my row'): the page holding the viewer's row, whatever p says.
+    const page = query.me === '1' ? await viewerPage(db, game, userId) : query.p;
+    return playerBoard(db, game, userId, page, ctx.now());
   });
+
+  registerRoute(app, httpRoutes.myResult, async ({ params, userId }) =>
+    myResult(db, await completeGame(params.uuid), userId),
+  );
 
   registerRoute(app, httpRoutes.questionStats, async ({ params, query }) => {
     const game = await completeGame(params.uuid);

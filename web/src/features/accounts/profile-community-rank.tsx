@@ -5,30 +5,47 @@ import { useSearchParams } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
 import { fetchCommunityRank } from './account-api';
 
+const counts = new Intl.NumberFormat('en-US');
+const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const upToTwo = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/**
+ * The rank in the chosen community as tiles: the label on top, the figure at the bottom, so the
+ * figures of a row stay level when one label wraps to two lines.
+ */
 function RankFacts({ rank }: { rank: CommunityRank }) {
   if (rank.games === 0) return <p className="empty">No completed games in this community yet.</p>;
   return (
     <>
       <dl className="rank-facts">
         <div>
+          <dt>Community rank</dt>
+          <dd>
+            {rank.r === null ? (
+              '–'
+            ) : (
+              <>
+                {counts.format(rank.r)} <span className="rank-of">of {counts.format(rank.players)}</span>
+              </>
+            )}
+          </dd>
+        </div>
+        <div>
           <dt>Total score</dt>
-          <dd>{rank.s.toLocaleString('en-US')}</dd>
+          <dd>{counts.format(rank.s)}</dd>
         </div>
         <div>
           <dt>Average score</dt>
-          <dd>{rank.a.toLocaleString('en-US', { maximumFractionDigits: 2 })}</dd>
-        </div>
-        <div>
-          <dt>Community rank</dt>
-          <dd>{rank.r ?? '–'}</dd>
+          <dd>{upToTwo.format(rank.a)}</dd>
         </div>
         <div>
           <dt>Percentile</dt>
-          <dd>{rank.p === null ? '–' : rank.p.toFixed(2)}</dd>
+          {/* Spec §2: percentile to 2 decimals. */}
+          <dd>{rank.p === null ? '–' : twoDecimals.format(rank.p)}</dd>
         </div>
       </dl>
       <p className="note">
-        Over {rank.games} completed {rank.games === 1 ? 'game' : 'games'} in this community.
+        Over {counts.format(rank.games)} completed {rank.games === 1 ? 'game' : 'games'} in this community.
       </p>
     </>
   );

@@ -9,6 +9,22 @@ import { IMAGE_ACCEPT, isAcceptedImage } from './image-picker';
 
 const UPLOAD_CONFIRM = 'Upload new profile image? This will replace your old one.';
 
+/** What each choice does, said beside it (DESIGN §2: private profiles show username and image only). */
+const VISIBILITY = [
+  {
+    label: 'Public',
+    value: false,
+    effect:
+      'Players who are logged in can open your profile from leaderboards and see your communities, community ranks and game history.',
+  },
+  {
+    label: 'Private',
+    value: true,
+    effect:
+      'Others see only your username and picture. You stay on leaderboards, without a link to your profile.',
+  },
+] as const;
+
 /** The owner's edit controls: visibility (saved as soon as it is picked) and a new profile image. */
 export function ProfileEdit({ profile }: { profile: Profile }) {
   const id = useId();
@@ -51,27 +67,41 @@ export function ProfileEdit({ profile }: { profile: Profile }) {
 
   return (
     <div className="card profile-edit">
-      <fieldset className="field radio-group">
+      <fieldset className="field radio-group visibility-group">
         <legend>Profile visibility</legend>
-        <div className="radio-options">
-          {[
-            { label: 'Public', value: false },
-            { label: 'Private', value: true },
-          ].map((option) => (
-            <label key={option.label} className="radio">
+        <div className="visibility-options">
+          {VISIBILITY.map((option) => (
+            <label key={option.label} className="radio visibility-option">
               <input
                 type="radio"
                 name={`${id}-visibility`}
                 checked={chosenPrivate === option.value}
+                // Named by its label alone ('Public'), described by what it does.
+                aria-labelledby={`${id}-${option.label}-label`}
+                aria-describedby={`${id}-${option.label}`}
                 onChange={() => {
                   setChosenPrivate(option.value);
                   visibility.mutate(option.value);
                 }}
               />
-              <span>{option.label}</span>
+              <span className="visibility-text">
+                <span className="visibility-label" id={`${id}-${option.label}-label`}>
+                  {option.label}
+                </span>
+                <span className="visibility-effect" id={`${id}-${option.label}`}>
+                  {option.effect}
+                </span>
+              </span>
             </label>
           ))}
         </div>
+        <p className="field-message" aria-live="polite">
+          {visibility.isPending
+            ? 'Saving…'
+            : visibility.isSuccess
+              ? `Saved: your profile is ${chosenPrivate ? 'private' : 'public'}.`
+              : ''}
+        </p>
         {visibility.isError && (
           <p className="form-error" role="alert">
             {errorText(visibility.error)}

@@ -14,6 +14,7 @@ import { useWindowHeight } from '../../shared/use-window-height';
 import { fetchProfileOf, logOut } from './account-api';
 import { ProfileCommunityRank } from './profile-community-rank';
 import { ProfileEdit } from './profile-edit';
+import { ProfileGameHistory } from './profile-game-history';
 
 function ProfileNav() {
   const queryClient = useQueryClient();
@@ -84,7 +85,14 @@ function ProfileView({ profile }: { profile: Profile }) {
         )}
       </section>
       {profile.isOwner && editing && <ProfileEdit profile={profile} />}
-      {hidden ? <p className="note">This profile is private.</p> : <ProfileCommunityRank profile={profile} />}
+      {hidden ? (
+        <p className="note">This profile is private.</p>
+      ) : (
+        <>
+          <ProfileCommunityRank profile={profile} />
+          <ProfileGameHistory username={profile.username} isOwner={profile.isOwner} />
+        </>
+      )}
     </>
   );
 }

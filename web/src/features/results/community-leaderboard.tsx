@@ -4,6 +4,7 @@ import { useParticipation } from '../../api/game-queries';
 import { useProfile } from '../../api/use-profile';
 import { communityPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
+import { formatCount } from './number-format';
 import { formatAverage, rankClass } from './rank-style';
 import { BoardEnd, useRankedBoard } from './ranked-board';
 import { useCommunityLeaderboard } from './results-api';
@@ -36,7 +37,10 @@ export function CommunityLeaderboard() {
                 </th>
                 <th scope="col">Community</th>
                 <th scope="col" className="lb-num">
-                  Average score
+                  <span className="th-long">Average score</span>
+                  <span className="th-short" aria-hidden="true">
+                    Avg.
+                  </span>
                 </th>
                 <th scope="col" className="lb-num">
                   Players
@@ -71,7 +75,7 @@ export function CommunityLeaderboard() {
                       </div>
                     </td>
                     <td className="lb-num">{formatAverage(row.a)}</td>
-                    <td className="lb-num">{row.c.toLocaleString('en-US')}</td>
+                    <td className="lb-num">{formatCount(row.c)}</td>
                   </tr>
                 );
               })}

@@ -18,6 +18,7 @@ const player = (r: number, s = 100 - r): PlayerRow => ({
   p: 50,
   cr: null,
   c: null,
+  pos: r,
 });
 const community = (r: number): CommunityRow => ({ name: `Club ${r}`, img: 'c.jpg', a: 10 - r, r, c: 3 });
 

@@ -1,15 +1,22 @@
-import type { Game, QuestionItem, QuestionStats, SavedAnswer } from '@hunch/contract';
-import { type ReactNode, useId } from 'react';
+import type { Game, MyAnswer, MyResult, QuestionItem, QuestionStats } from '@hunch/contract';
+import { lazy, type ReactNode, Suspense, useId } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
-import { useParticipation } from '../../api/game-queries';
 import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
-import { numberText } from '../../shared/question-text';
-import { ChoiceChart, HistogramChart } from './breakdown-charts';
+import { AnswerFacts } from './answer-facts';
+import { ChoiceBars } from './choice-bars';
 import { type FilterOption, filterOptions } from './filter-options';
-import { type StatsFilter, useQuestionStats } from './results-api';
+import { formatCount, formatPoints } from './number-format';
+import { type StatsFilter, useMyResult, useQuestionStats } from './results-api';
 import { hasSubcommunities, useResultsGame } from './results-shell';
+
+// The charts (recharts, about 96 KB gzip) are not in the page's first screen: the filters, counts
+// and texts render without them (decision 025). Their chunk is asked for as soon as this screen's
+// module runs, so it downloads while the statistics are fetched.
+// Choice questions draw plain HTML bars (choice-bars.tsx), so only predictions wait for it.
+const charts = import('./breakdown-charts');
+const HistogramChart = lazy(async () => ({ default: (await charts).HistogramChart }));
 
 const KIND_TEXT = { vote: 'Vote', guess: 'Guess', predict: 'Prediction' } as const;
 
@@ -92,28 +99,28 @@ function Filters({
   );
 }
 
-function yourAnswerText(question: QuestionItem, saved: SavedAnswer | undefined): string | null {
-  if (!saved) return null;
-  if (question.type === 'predict') {
-    if (saved.number_answer === null) return null;
-    return numberText(saved.number_answer, question.question.slider?.unit);
-  }
-  return saved.choice ?? null;
-}
-
 function QuestionCard(props: {
   n: number;
   question: QuestionItem;
   stats: QuestionStats;
-  yours: string | null;
+  mine: MyAnswer | undefined;
+  played: boolean;
   filtered: boolean;
 }) {
-  const { n, question, stats, yours, filtered } = props;
+  const { n, question, stats, mine, played, filtered } = props;
   let body: ReactNode;
   if (stats.withheld) body = <p className="withheld-note">Too few players in this group to show.</p>;
   else if (stats.n === 0) body = <p className="empty">No answers in this group.</p>;
-  else if (question.type === 'predict') body = <HistogramChart question={question} stats={stats} />;
-  else body = <ChoiceChart question={question} stats={stats} filtered={filtered} />;
+  else if (question.type === 'predict') {
+    body = (
+      // The smallest chart's height, so the card grows less when its chart arrives.
+      <Suspense fallback={<div className="chart" style={{ height: 220 }} />}>
+        <HistogramChart question={question} stats={stats} yours={mine?.number_answer ?? null} />
+      </Suspense>
+    );
+  } else {
+    body = <ChoiceBars question={question} stats={stats} filtered={filtered} yours={mine?.choice ?? null} />;
+  }
   return (
     <li className={question.voided ? 'card breakdown-card is-voided' : 'card breakdown-card'}>
       <p className="eyebrow">
@@ -124,20 +131,25 @@ function QuestionCard(props: {
       {question.voided && (
         <p className="voided-note">The host voided this question: it scores 0 points for everyone.</p>
       )}
-      <p className="breakdown-meta">
-        {!stats.withheld && (
-          <span>
-            {stats.n.toLocaleString('en-US')} {stats.n === 1 ? 'answer' : 'answers'}
-          </span>
-        )}
-        {yours && (
-          <span>
-            Your answer: <strong>{yours}</strong>
-          </span>
-        )}
-      </p>
+      <AnswerFacts question={question} stats={stats} mine={mine} played={played} />
+      {!stats.withheld && (
+        <p className="breakdown-meta">
+          {formatCount(stats.n)} {stats.n === 1 ? 'answer' : 'answers'}
+          {filtered ? ' in this group' : ''}
+        </p>
+      )}
       {body}
     </li>
+  );
+}
+
+/** The viewer's score and rank of N above the questions, when they played. */
+function YourScore({ result }: { result: MyResult }) {
+  return (
+    <p className="card your-standing">
+      You scored <strong>{formatPoints(result.score)}</strong>: rank{' '}
+      <strong>{formatCount(result.rank)}</strong> of {formatCount(result.players)}.
+    </p>
   );
 }
 
@@ -152,7 +164,7 @@ export function QuestionBreakdown() {
     community: hasSubcommunities(game) ? (params.get('community') ?? '') : '',
   };
   const stats = useQuestionStats(game.uuid, filter);
-  const participation = useParticipation(game.uuid, Boolean(profile));
+  const my = useMyResult(game.uuid, Boolean(profile));
 
   // The statistics are cut by one group at a time: choosing one filter clears the others.
   const onChange = (name: keyof StatsFilter, value: string) => {
@@ -173,27 +185,32 @@ export function QuestionBreakdown() {
     );
   } else {
     const { questions, stats: perQuestion } = stats.data;
-    const answers = participation.data?.answers ?? {};
+    const result = my.data ?? null;
+    const mine = new Map(result?.answers.map((a) => [a.question_i, a]) ?? []);
     content =
       questions.length === 0 ? (
         <p className="card empty-card">This game has no questions to break down.</p>
       ) : (
-        <ol className="breakdown-list">
-          {questions.map((q, k) => {
-            const s = perQuestion[k];
-            if (!s) return null;
-            return (
-              <QuestionCard
-                key={q.i}
-                n={k + 1}
-                question={q}
-                stats={s}
-                yours={yourAnswerText(q, answers[String(q.i)])}
-                filtered={Boolean(filter.age || filter.geo || filter.community)}
-              />
-            );
-          })}
-        </ol>
+        <>
+          {result && <YourScore result={result} />}
+          <ol className="breakdown-list">
+            {questions.map((q, k) => {
+              const s = perQuestion[k];
+              if (!s) return null;
+              return (
+                <QuestionCard
+                  key={q.i}
+                  n={k + 1}
+                  question={q}
+                  stats={s}
+                  mine={mine.get(q.i)}
+                  played={result !== null}
+                  filtered={Boolean(filter.age || filter.geo || filter.community)}
+                />
+              );
+            })}
+          </ol>
+        </>
       );
   }
 

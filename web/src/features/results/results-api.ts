@@ -1,20 +1,49 @@
-import { httpRoutes, type RouteQuery } from '@hunch/contract';
+import { httpRoutes, LEADERBOARD_PAGE_SIZE, type PlayerRow, type RouteQuery } from '@hunch/contract';
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../api/client';
+import { callApi, isApiError } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { isCommunityRow, isPlayerRow, nextLeaderboardPage, rowsOf } from './leaderboard-pages';
 
-export function usePlayerLeaderboard(uuid: string) {
+/** The query key of the player board read from page `start` on (1: the board from its top). */
+export function playerBoardKey(uuid: string, start: number) {
+  const key = queryKeys.leaderboard(uuid, false);
+  return start === 1 ? key : ([...key, start] as const);
+}
+
+/**
+ * The player leaderboard from page `start` on: further pages on scroll, and, when it starts below
+ * the top ('Jump to my row'), the pages above on request.
+ */
+export function usePlayerLeaderboard(uuid: string, start = 1) {
   return useInfiniteQuery({
-    queryKey: queryKeys.leaderboard(uuid, false),
+    queryKey: playerBoardKey(uuid, start),
     queryFn: async ({ pageParam }) =>
       rowsOf(
         await callApi(httpRoutes.leaderboard, { params: { uuid }, query: { p: pageParam } }),
         isPlayerRow,
       ),
-    initialPageParam: 1,
+    initialPageParam: start,
     getNextPageParam: (last, _all, lastParam) => nextLeaderboardPage(last, lastParam),
+    getPreviousPageParam: (_first, _all, firstParam) => (firstParam > 1 ? firstParam - 1 : undefined),
   });
+}
+
+/** The page holding the viewer's own row (me=1), and that page's number; null without a row. */
+export async function fetchMyBoardPage(
+  uuid: string,
+  username: string,
+): Promise<{ page: number; rows: Record<string, PlayerRow> } | null> {
+  try {
+    const rows = rowsOf(
+      await callApi(httpRoutes.leaderboard, { params: { uuid }, query: { me: '1' } }),
+      isPlayerRow,
+    );
+    const mine = Object.entries(rows).find(([name]) => name.toLowerCase() === username.toLowerCase())?.[1];
+    return mine ? { page: Math.ceil(mine.pos / LEADERBOARD_PAGE_SIZE), rows } : null;
+  } catch (err) {
+    if (isApiError(err, 404)) return null;
+    throw err;
+  }
 }
 
 export function useCommunityLeaderboard(uuid: string) {
@@ -43,5 +72,22 @@ export function useQuestionStats(uuid: string, filter: StatsFilter) {
     queryFn: () => callApi(httpRoutes.questionStats, { params: { uuid }, query: filter }),
     // Keep the charts on screen while another filter loads.
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The viewer's own result in a game: points per question. Null when they did not play it (404). */
+export function useMyResult(uuid: string, enabled: boolean) {
+  return useQuery({
+    // Per game; logging out drops every query but the profile, so it is never another player's.
+    queryKey: ['my_result', uuid] as const,
+    queryFn: async () => {
+      try {
+        return await callApi(httpRoutes.myResult, { params: { uuid } });
+      } catch (err) {
+        if (isApiError(err, 404)) return null;
+        throw err;
+      }
+    },
+    enabled,
   });
 }

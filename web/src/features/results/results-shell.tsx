@@ -9,6 +9,7 @@ import { NavItem } from '../../shared/nav-item';
 import { gamePath, resultsPath, seriesPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
 import { useDocumentTitle } from '../../shared/use-document-title';
+import { ShareResult } from './share-result';
 
 /** The game whose results are shown, for the results sub-pages. */
 export function useResultsGame(): Game {
@@ -55,6 +56,7 @@ export function ResultsShell() {
           <p className="note">
             {g.participants.toLocaleString('en-US')} {g.participants === 1 ? 'player' : 'players'}
           </p>
+          <ShareResult game={g} />
         </div>
       </header>
       <nav aria-label="Results" className="sub-tabs">
