@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { httpRoutes, metricsRoutes, type ProcessFigures, routeUrl } from '@hunch/contract';
+import { buildServer } from '../../scripts/build-server.mjs';
 import { serverEnv, serverNodeFlags } from '../../scripts/server-node-flags.mjs';
 import { cpuSeconds, createDatabase, ROOT, sleep, stopChild } from './bench-util';
 import { freePort } from './live-processes';
@@ -120,7 +121,8 @@ export async function startSoakServer(opts: SoakServerOptions = {}): Promise<Soa
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
   const child = spawn(
     process.execPath,
-    [...serverNodeFlags(), ...profile, '--import', 'tsx', 'server/src/main.ts'],
+    // The bundle npm start runs (scripts/build-server.mjs), not tsx: what an operator runs.
+    [...serverNodeFlags(), ...profile, await buildServer()],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const log = new ServerLog();

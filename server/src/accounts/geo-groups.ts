@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { serverPath } from '../platform/server-dir';
 import type { GeoGroup, GeoGroupTable } from './geo-group-table';
 
 export type { GeoGroup } from './geo-group-table';
@@ -8,7 +9,7 @@ export type { GeoGroup } from './geo-group-table';
  * (`npm run geo-groups` writes it; a test keeps it equal). Read at first use: a group index per
  * possible 5-digit zipcode (200 KB) instead of the package's records in memory.
  */
-export const GEO_GROUP_TABLE_FILE = new URL('./geo-group-table.json', import.meta.url);
+export const GEO_GROUP_TABLE_FILE = serverPath('src/accounts/geo-group-table.json');
 
 const NONE = 0xffff;
 let table: { groups: GeoGroup[]; byZip: Uint16Array } | undefined;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { RateLimitName } from '@hunch/contract';
 import { z } from 'zod';
+import { SERVER_DIR } from './server-dir';
 
 /** Every environment variable the server reads, parsed once at start. The README lists them. */
 const envSchema = z.object({
@@ -87,7 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: on(e.SEED_DEMO),
     trustProxy: on(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
-    webDist: e.WEB_DIST ?? path.resolve(import.meta.dirname, '../../../web/dist'),
+    webDist: e.WEB_DIST ?? path.resolve(SERVER_DIR, '../web/dist'),
     benchMetrics: on(e.BENCH_METRICS),
     liveDemo: {
       everyS: e.LIVE_DEMO_EVERY_S,

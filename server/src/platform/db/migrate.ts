@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { serverPath } from '../server-dir';
 import type { Db, Queryable } from './database';
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../migrations');
+export const MIGRATIONS_DIR = serverPath('migrations');
 // Any constant: every server process takes the same advisory lock so only one migrates at a time.
 const MIGRATION_LOCK = 72_410_001;
 

@@ -1,4 +1,6 @@
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { serverPath } from '../server-dir';
 import type { Db, Queryable } from './database';
 
 /**
@@ -15,7 +17,7 @@ export const PGLITE_SETTINGS = ['shared_buffers=32MB'] as const;
  */
 const WORKER_YOUNG_GENERATION_MB = 16;
 
-const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
+const WORKER_URL = pathToFileURL(serverPath('src/platform/db/pglite-worker.mjs'));
 /** After PGlite closed, the thread ends on its own; past this it is stopped. */
 const EXIT_WAIT_MS = 2_000;
 
