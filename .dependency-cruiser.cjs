@@ -1,5 +1,5 @@
 // Which way imports may run (docs/architecture.md). `npm run deps` fails on any of these.
-const featureNames = 'accounts|profiles|communities|games|results|live|hosting';
+const featureNames = 'accounts|profiles|communities|games|results|live|hosting|calendar|sharing';
 const serverFeatures = `(${featureNames})`;
 // Test files are not followed: next to the code they test, they would make every folder seem to
 // depend on the test helpers and back. What they import is theirs to choose.

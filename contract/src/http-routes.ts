@@ -9,15 +9,23 @@ import {
   registrationSchema,
   zipcodeCheckResultSchema,
 } from './accounts';
-import { communitySchema, communitySearchSchema, joinedListSchema } from './communities';
+import {
+  communitySchema,
+  communitySearchQuerySchema,
+  communitySearchSchema,
+  joinedListSchema,
+} from './communities';
 import {
   answerPayloadSchema,
   answerResultSchema,
   communityRankSchema,
   communityRowSchema,
   enterGameSchema,
+  gameHistoryQuerySchema,
+  gameHistorySchema,
   gameSchema,
   leaderboardQuerySchema,
+  myResultSchema,
   participationSchema,
   playerRowSchema,
   playGamesSchema,
@@ -27,6 +35,7 @@ import {
 } from './games';
 import { hostRoutes } from './host-routes';
 import { type RouteDef, defineRoute as route } from './route-def';
+import { shareRoutes } from './share-routes';
 import { plainText } from './text';
 
 /**
@@ -146,7 +155,8 @@ const playerRoutes = {
     method: 'GET',
     path: '/api/community_search',
     access: 'public',
-    query: z.object({ c: plainText(100, 'Unknown category').optional() }),
+    // q (words of a name) is ours, beside the spec's c (a category).
+    query: communitySearchQuerySchema,
     bodyKind: 'none',
     responses: { 200: communitySearchSchema },
     cacheable: true,
@@ -281,9 +291,36 @@ const playerRoutes = {
     errors: [400, 401, 404],
     invalid: { query: { status: 400, message: 'Unknown player' } },
   }),
+  /** The viewer's own result in a completed game: points per question (the breakdown), rank of N. */
+  myResult: route({
+    method: 'GET',
+    path: '/api/my_result/:uuid',
+    access: 'user',
+    params: uuidParams,
+    bodyKind: 'none',
+    responses: { 200: myResultSchema },
+    // 404 also means the viewer has no entry in the game.
+    errors: [401, 403, 404],
+    invalid: unknownGame,
+  }),
+  /** A player's completed games (profile), newest first; a private profile's only to its owner. */
+  gameHistory: route({
+    method: 'GET',
+    path: '/api/game_history',
+    access: 'user',
+    query: gameHistoryQuerySchema,
+    bodyKind: 'none',
+    responses: { 200: gameHistorySchema },
+    errors: [400, 401, 403, 404],
+    // A page that is no number at all fails before its own sentence can be given.
+    invalid: { query: { status: 400, message: 'Invalid page' } },
+  }),
 } as const satisfies Record<string, RouteDef>;
 
-export const httpRoutes = { ...playerRoutes, ...hostRoutes } as const satisfies Record<string, RouteDef>;
+export const httpRoutes = { ...playerRoutes, ...hostRoutes, ...shareRoutes } as const satisfies Record<
+  string,
+  RouteDef
+>;
 
 export type HttpRoutes = typeof httpRoutes;
 export type RouteName = keyof HttpRoutes;

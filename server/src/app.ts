@@ -6,6 +6,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { accountRoutes } from './accounts/account-routes';
+import { calendarRoutes } from './calendar/calendar-routes';
 import { communityRoutes } from './communities/community-routes';
 import { gameRoutes } from './games/game-routes';
 import { rescoreGame } from './games/scoring';
@@ -24,6 +25,7 @@ import { installSessions } from './platform/sessions';
 import { profileRoutes } from './profiles/profile-routes';
 import { resultsRoutes } from './results/results-routes';
 import { buildStatsCache } from './results/results-stats-cache';
+import { shareRoutes } from './sharing/share-routes';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -88,6 +90,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   resultsRoutes(app, ctx);
   // Hosts' outcome corrections score a game again: scoring and its statistics, in their transaction.
   hostingRoutes(app, ctx, (tx, gameId) => rescoreGame(tx, gameId, buildStatsCache));
+  calendarRoutes(app, ctx);
+  // Before the /assets/ folders: generated avatars live beside the uploaded pictures.
+  shareRoutes(app, ctx);
   if (ctx.config.benchMetrics) benchMetricsRoute(app);
 
   for (const [i, kind] of imageKinds.entries()) {

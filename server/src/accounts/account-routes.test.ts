@@ -68,7 +68,7 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
       const profile = res.json();
       expect(profile.username).toBe(fields.username);
       expect(profile.isPrivate).toBe(false);
-      expect(profile.profile_img).toBe('_.jpg');
+      expect(profile.profile_img).toMatch(/^avatar-[0-9a-f]{16}\.png$/);
       expect(profile.joined_communities['greater-houston-tx']).toMatchObject({ name: 'Greater Houston, TX' });
       const cookie = res.cookies.find((c) => c.name === 'hunch_session');
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });

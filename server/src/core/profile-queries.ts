@@ -1,7 +1,7 @@
 import type { Profile } from '@hunch/contract';
 import type { Queryable } from '../platform/db/database';
 import { HttpError } from '../platform/http/http-error';
-import { DEFAULT_IMAGE } from '../platform/images';
+import { userImageName } from '../platform/images';
 import { joinedList } from './community-queries';
 
 interface UserRow {
@@ -39,7 +39,7 @@ export async function presentProfile(
   const isOwner = viewerId === user.id;
   const base = {
     username: user.username,
-    profile_img: user.profile_img ?? DEFAULT_IMAGE,
+    profile_img: userImageName(user.id, user.profile_img),
     isPrivate: user.is_private,
     isOwner,
   };

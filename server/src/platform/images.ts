@@ -1,14 +1,31 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { emojiPicture } from './emoji-picture';
 import { HttpError } from './http/http-error';
+
+// libvips keeps recent operations and their pixels (up to 50 MB) for re-use; every picture here is
+// encoded once, so its cache only held memory while the server idled (decision 026).
+sharp.cache(false);
 
 /** Folders under DATA_DIR/uploads, served at /assets/{kind}/. */
 export const imageKinds = ['users', 'communities', 'games', 'questions'] as const;
 export type ImageKind = (typeof imageKinds)[number];
 
 export const DEFAULT_IMAGE = '_.jpg';
+
+/**
+ * The picture of a player without a photo of their own: a generated avatar, served at
+ * /assets/users/avatar-{key}.png (sharing/avatar.ts). The key comes from the account's id, so the
+ * same player always has the same face, and it names no username.
+ */
+export function avatarName(userId: number): string {
+  return `avatar-${createHash('sha256').update(`hunch avatar ${userId}`).digest('hex').slice(0, 16)}.png`;
+}
+
+/** A player's profile_img as the app shows it: their upload, else their generated avatar. */
+export const userImageName = (userId: number, stored: string | null): string => stored ?? avatarName(userId);
 // A decompression bomb (a tiny PNG that claims 50k x 50k pixels) is refused before decoding.
 const MAX_INPUT_PIXELS = 40_000_000;
 const SIZES: Record<ImageKind, { width: number; height: number }> = {
@@ -19,6 +36,9 @@ const SIZES: Record<ImageKind, { width: number; height: number }> = {
 };
 
 export const imageDir = (uploadsDir: string, kind: ImageKind) => path.join(uploadsDir, kind);
+
+/** The size every picture of a folder is stored at (uploads are cropped to it). */
+export const imageSize = (kind: ImageKind): { width: number; height: number } => SIZES[kind];
 
 /**
  * Checks an upload by its bytes (JPEG or PNG only, whatever its name or declared type says),
@@ -73,22 +93,24 @@ export async function removeImage(uploadsDir: string, kind: ImageKind, name: str
   await rm(path.join(imageDir(uploadsDir, kind), name), { force: true });
 }
 
-const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** A generated picture: a colour gradient with a large glyph, for defaults and demo content. */
-export async function badgeImage(label: string, hue: number, kind: ImageKind): Promise<Buffer> {
-  const { width, height } = SIZES[kind];
-  const glyph = escapeXml(label.slice(0, 2));
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
-      <stop offset="0" stop-color="hsl(${hue},70%,58%)"/><stop offset="1" stop-color="hsl(${(hue + 50) % 360},75%,38%)"/>
-    </linearGradient></defs>
-    <rect width="100%" height="100%" fill="url(#g)"/>
-    <circle cx="${width * 0.85}" cy="${height * 0.15}" r="${height * 0.35}" fill="white" fill-opacity="0.12"/>
-    <text x="50%" y="50%" dy="0.35em" text-anchor="middle" font-family="DejaVu Sans, Arial, sans-serif"
-      font-weight="700" font-size="${Math.round(height * 0.42)}" fill="white">${glyph}</text>
-  </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+/**
+ * A generated picture for content without one: a Twemoji on a gradient in the hue; with a label
+ * (a geo-group's city), a cityscape with the label written under it, else sparkles.
+ */
+export async function badgeImage(
+  label: string,
+  hue: number,
+  kind: ImageKind,
+  emoji = label ? '1f3d9' : '2728',
+): Promise<Buffer> {
+  const png = await emojiPicture({
+    emoji,
+    hue,
+    style: kind === 'questions' ? 'question' : kind === 'communities' ? 'community' : 'game',
+    ...SIZES[kind],
+    ...(label && { caption: label }),
+  });
+  return sharp(png).jpeg({ quality: 85 }).toBuffer();
 }
 
 /** Makes sure every kind has its default `_.jpg`. */
@@ -109,7 +131,7 @@ export async function ensureDefaultImages(uploadsDir: string): Promise<void> {
           )
             .jpeg()
             .toBuffer()
-        : await badgeImage('H', 210, kind);
+        : await badgeImage('', 250, kind);
     await storeImage(uploadsDir, kind, jpeg, DEFAULT_IMAGE);
   }
 }

@@ -1,6 +1,8 @@
 import type { SeasonGameInput, SeasonInput, SeasonQuestionInput } from '@hunch/contract';
-import { badgeImage } from '../platform/images';
+import { emojiPicture, type PictureStyle } from '../platform/emoji-picture';
+import { imageSize } from '../platform/images';
 import { demoCommunities, LIVE_SERIES, questionSets } from './demo-content';
+import { communityEmoji, gameEmoji, questionEmoji, seriesEmoji, themeHue } from './demo-pictures';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -148,15 +150,24 @@ function demoSeries(c: DemoCommunity): DemoSeries[] {
   ];
 }
 
-/** The question set of a theme as the demo's games ask it: its opening question carries a picture. */
+/** The question set of a theme as the demo's games ask it, each question with its picture. */
 function questionsOf(theme: string): SeasonQuestionInput[] {
   const set = questionSets.find((s) => s.theme === theme) ?? questionSets[0]!;
-  return set.questions.map((q, i) => (i === 0 ? { ...q, image: themeImage(set.theme) } : q));
+  return set.questions.map((q, i) => ({ ...q, image: questionImage(set.theme, i) }));
 }
 
-const communityImage = (endpoint: string) => `images/${endpoint}.jpg`;
-const seriesImage = (endpoint: string) => `images/${endpoint}-series.jpg`;
-const themeImage = (theme: string) => `images/${theme}.jpg`;
+const communityImage = (endpoint: string) => `images/${endpoint}.png`;
+const seriesImage = (community: string, series: string) => `images/${community}-${series}.png`;
+const gameImage = (community: string, series: string, key: string) =>
+  `images/${community}-${series}-${key}.png`;
+const questionImage = (theme: string, i: number) => `images/question-${theme}-${i + 1}.png`;
+
+/** A picture of the demo: its emoji in demo-pictures.ts, drawn in the given colours. */
+function picture(emoji: string | undefined, hue: number, style: PictureStyle, key: string): Promise<Buffer> {
+  if (!emoji) throw new Error(`demo-pictures.ts has no picture for the ${style} ${key}`);
+  const kind = style === 'community' ? 'communities' : style === 'question' ? 'questions' : 'games';
+  return emojiPicture({ emoji, hue, style, ...imageSize(kind) });
+}
 
 /**
  * The demo content as season documents, one per demo community, scheduled around `now`, each with
@@ -164,40 +175,59 @@ const themeImage = (theme: string) => `images/${theme}.jpg`;
  */
 export async function demoSeasons(now: Date): Promise<DemoSeason[]> {
   const w = windows(now.getTime());
-  // The pictures are drawn side by side (sharp works on threads of its own).
-  const themePictures = new Map(
+  // The pictures are drawn side by side (sharp works on threads of its own), each once.
+  const questionPictures = new Map(
     await Promise.all(
-      questionSets.map(async (set, k) => {
-        const label = set.theme.slice(0, 1).toUpperCase() + set.theme.slice(1, 2);
-        return [set.theme, await badgeImage(label, 30 + k * 55, 'questions')] as const;
-      }),
+      questionSets.flatMap((set) =>
+        set.questions.map(async (_q, i) => {
+          const name = questionImage(set.theme, i);
+          const hue = themeHue[set.theme] ?? 210;
+          return [name, await picture(questionEmoji[set.theme]?.[i], hue, 'question', name)] as const;
+        }),
+      ),
     ),
   );
   return Promise.all(
     demoCommunities.map(async (c): Promise<DemoSeason> => {
-      const files = new Map<string, Buffer>([
-        [communityImage(c.endpoint), await badgeImage(shortName(c), c.hue, 'communities')],
-        [seriesImage(c.endpoint), await badgeImage(shortName(c), (c.hue + 40) % 360, 'games')],
-      ]);
+      const series = demoSeries(c);
+      // A community's series and games are drawn in its colours, as the community is.
+      const draw = async (name: string, emoji: string | undefined, style: PictureStyle, key: string) =>
+        [name, await picture(emoji, c.hue, style, key)] as const;
+      const files = new Map<string, Buffer>(
+        await Promise.all([
+          draw(communityImage(c.endpoint), communityEmoji[c.endpoint], 'community', c.endpoint),
+          ...series.map((s) => {
+            const key = `${c.endpoint}/${s.endpoint}`;
+            return draw(seriesImage(c.endpoint, s.endpoint), seriesEmoji[key], 'series', key);
+          }),
+          ...series.flatMap((s) =>
+            s.games.map((g) => {
+              const key = `${c.endpoint}/${s.endpoint}/${g.key}`;
+              return draw(gameImage(c.endpoint, s.endpoint, g.key), gameEmoji[key], 'game', key);
+            }),
+          ),
+        ]),
+      );
       const groups: Record<string, string[]> = {};
       for (const cat of c.categories) {
         // A category of the unnamed group has no group to write: the seed creates those beforehand.
         if (cat.group !== null) groups[cat.group] = [...(groups[cat.group] ?? []), cat.name];
       }
-      const series = demoSeries(c);
-      const game = (g: DemoSeries['games'][number]): SeasonGameInput => {
-        files.set(themeImage(g.theme), themePictures.get(g.theme)!);
+      const game = (s: DemoSeries, g: DemoSeries['games'][number]): SeasonGameInput => {
+        const questions = questionsOf(g.theme);
+        for (const q of questions) files.set(q.image!, questionPictures.get(q.image!)!);
         const schedule = w[g.window];
         return {
           key: g.key,
           ...(g.name !== undefined && { name: g.name }),
+          image: gameImage(c.endpoint, s.endpoint, g.key),
           schedule: {
             open: schedule.open.toISOString(),
             standby: schedule.standby.toISOString(),
             complete: schedule.complete.toISOString(),
           },
           ...(g.teams.length > 0 && { subcommunities: g.teams }),
-          questions: questionsOf(g.theme),
+          questions,
         };
       };
       return {
@@ -216,8 +246,8 @@ export async function demoSeasons(now: Date): Promise<DemoSeason[]> {
             endpoint: s.endpoint,
             name: s.name,
             description: s.description,
-            image: seriesImage(c.endpoint),
-            games: s.games.map(game),
+            image: seriesImage(c.endpoint, s.endpoint),
+            games: s.games.map((g) => game(s, g)),
           })),
         },
         files,

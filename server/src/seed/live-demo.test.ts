@@ -162,6 +162,9 @@ describe.each(dbKinds)('demo live games on %s', (kind) => {
       expect(g.key).toMatch(/^live-\d{8}-\d{6}$/);
       expect(g.synchronous).toBe(true);
       expect(g.questions).toHaveLength(4);
+      // A picture of its own, and one for each question.
+      expect(g.image).toMatch(/^live-[0-9a-f]+\.jpg$/);
+      for (const q of g.questions) expect(q.image).toMatch(/^live-[a-z]+-\d\.jpg$/);
       // Over when its live part is: results at once.
       const standby = Date.parse(g.schedule.standby);
       expect(Date.parse(g.schedule.complete)).toBe(
@@ -169,6 +172,8 @@ describe.each(dbKinds)('demo live games on %s', (kind) => {
       );
       expect(standby % (everyS * 1000)).toBe(0);
     }
+    // Two games in a row never show the same picture.
+    expect(live.games![0]!.image).not.toBe(live.games![1]!.image);
     const audit = await db.query<{ action: string; target: string }>(
       `SELECT action, target FROM audit_log WHERE actor = 'live demo' ORDER BY id`,
     );

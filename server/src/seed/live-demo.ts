@@ -16,6 +16,7 @@ import type { Queryable } from '../platform/db/database';
 import { DEFAULT_IMAGE } from '../platform/images';
 import { SESSION_COOKIE } from '../platform/sessions';
 import { LIVE_SERIES, questionSets } from './demo-content';
+import { withLivePictures } from './live-pictures';
 
 const BOTS_PER_GAME = 12;
 const TICK_MS = 10_000;
@@ -219,9 +220,15 @@ export async function ensureLiveGames(ctx: AppContext, seriesId: number): Promis
     [seriesId, starts.map((t) => new Date(t).toISOString())],
   );
   const taken = new Set(rows.map((r) => new Date(r.standby_at).getTime()));
-  const games = starts
-    .filter((start) => !taken.has(start))
-    .map((start) => liveGame(start, slotMs, lobbyS, questionS));
+  const games = await Promise.all(
+    starts
+      .filter((start) => !taken.has(start))
+      .map((start) => {
+        const slot = Math.floor(start / slotMs);
+        const theme = questionSets[slot % questionSets.length]!.theme;
+        return withLivePictures(ctx.uploadsDir, slot, theme, liveGame(start, slotMs, lobbyS, questionS));
+      }),
+  );
   if (games.length === 0) return;
   const season = await liveSeason(ctx.db, games);
   if (!season) return;

@@ -1,0 +1,185 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSeries } from '../hosting/authoring';
+import { avatarName } from '../platform/images';
+import { makeCommunity, registerPlayer } from '../test/factories';
+import { insertPlayer, makeGame } from '../test/results-factories';
+import { predict50 } from '../test/results-scenarios';
+import { startTestApp, type TestApp } from '../test/test-app';
+import { dbKinds } from '../test/test-db';
+
+/** The Open Graph and Twitter tags of a page, by property or name. */
+function metaTags(html: string): Record<string, string> {
+  const tags: Record<string, string> = {};
+  for (const m of html.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)">/g)) {
+    tags[m[1]!] = m[2]!
+      .replace(/&amp;/g, '&')
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"');
+  }
+  return tags;
+}
+
+const HOST = 'hunch.example';
+const ORIGIN = `http://${HOST}`;
+
+describe.each(dbKinds)('share links (%s)', (kind) => {
+  let t: TestApp;
+  let uuid: string;
+  let gamePage: string;
+  let visible: { id: number; username: string };
+  let hidden: { id: number; username: string };
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ url, headers: { host: HOST, ...headers } });
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    const db = t.ctx.db;
+    const community = await makeCommunity(db, { name: 'Share Club' });
+    const series = await createSeries(db, {
+      communityId: community.id,
+      endpoint: 'weekly',
+      name: 'Share Weekly',
+    });
+    visible = await insertPlayer(db);
+    hidden = await insertPlayer(db, { isPrivate: true });
+    const others = await Promise.all([insertPlayer(db), insertPlayer(db)]);
+    uuid = await makeGame(db, series, {
+      questions: [predict50],
+      completeAt: new Date(t.clock.now.getTime() - 3_600_000),
+      entries: [
+        { userId: hidden.id, answers: [50] },
+        { userId: visible.id, answers: [45] },
+        ...others.map((p, i) => ({ userId: p.id, answers: [i * 10] })),
+      ],
+    });
+    gamePage = `${ORIGIN}/play/${community.endpoint}/weekly/${uuid}`;
+  });
+  afterAll(() => t?.close());
+
+  it("a game's link: its tags for link previews, and on to the game's page", async () => {
+    const res = await get(`/share/game/${uuid}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const tags = metaTags(res.body);
+    expect(tags).toMatchObject({
+      'og:type': 'website',
+      'og:site_name': 'Hunch',
+      'og:title': 'Share Weekly · Share Club',
+      'og:url': `${ORIGIN}/share/game/${uuid}`,
+      'og:image': `${ORIGIN}/share/game/${uuid}/image.png`,
+      'og:image:width': '1200',
+      'og:image:height': '630',
+      'twitter:card': 'summary_large_image',
+    });
+    expect(tags['og:description']).toContain('Results are in: 4 players');
+    // A browser goes on to the game at once; no script is needed (the CSP allows none inline).
+    expect(res.body).toContain(`<meta http-equiv="refresh" content="0; url=${gamePage}">`);
+    expect(res.body).toContain(`<a href="${gamePage}">`);
+    expect(res.body).not.toMatch(/<script/i);
+  });
+
+  it("a game's preview picture: a PNG of 1200×630, drawn once and then answered from the cache", async () => {
+    const url = `/share/game/${uuid}/image.png`;
+    const started = performance.now();
+    const first = await get(url);
+    const firstMs = performance.now() - started;
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('image/png');
+    const meta = await sharp(first.rawPayload).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 1200, 630]);
+    const again = performance.now();
+    const second = await get(url);
+    const secondMs = performance.now() - again;
+    console.info(`share picture: first ${firstMs.toFixed(0)} ms, again ${secondMs.toFixed(1)} ms`);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(secondMs).toBeLessThan(firstMs);
+    // A client holding it is told it has not changed.
+    const etag = String(first.headers.etag);
+    const notModified = await get(url, { 'if-none-match': etag });
+    expect([notModified.statusCode, notModified.rawPayload.length]).toEqual([304, 0]);
+  });
+
+  it("a public player's result: their score and rank in the tags and on the picture", async () => {
+    const res = await get(`/share/result/${uuid}/${visible.username.toUpperCase()}`);
+    expect(res.statusCode).toBe(200);
+    const tags = metaTags(res.body);
+    expect(tags['og:title']).toBe(`${visible.username} in Share Weekly`);
+    expect(tags['og:description']).toMatch(
+      new RegExp(`^${visible.username} scored [\\d.,]+ points and ranked 2 of 4`),
+    );
+    expect(tags['og:url']).toBe(`${ORIGIN}/share/result/${uuid}/${visible.username}`);
+    expect(tags['og:image']).toBe(`${ORIGIN}/share/result/${uuid}/${visible.username}/image.png`);
+    const picture = await get(`/share/result/${uuid}/${visible.username}/image.png`);
+    const meta = await sharp(picture.rawPayload).metadata();
+    expect([picture.statusCode, meta.width, meta.height]).toEqual([200, 1200, 630]);
+    const gamePicture = await get(`/share/game/${uuid}/image.png`);
+    expect(picture.rawPayload.equals(gamePicture.rawPayload)).toBe(false);
+  });
+
+  it('a private player, an unknown one or one who did not play: the game only, told apart by nothing', async () => {
+    const game = await get(`/share/game/${uuid}`);
+    const gameImage = await get(`/share/game/${uuid}/image.png`);
+    for (const username of [hidden.username, 'nobody_here', 'x'.repeat(100)]) {
+      const page = await get(`/share/result/${uuid}/${username}`);
+      expect([page.statusCode, page.body]).toEqual([200, game.body]);
+      expect(page.body).not.toContain(username);
+      const image = await get(`/share/result/${uuid}/${username}/image.png`);
+      expect(image.rawPayload.equals(gameImage.rawPayload)).toBe(true);
+    }
+  });
+
+  it('answers 404 with a clear text for an unknown or malformed game', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const url of [
+      `/share/game/${missing}`,
+      `/share/game/${missing}/image.png`,
+      `/share/result/${missing}/${visible.username}`,
+      `/share/result/${missing}/${visible.username}/image.png`,
+      '/share/game/not-a-game',
+      '/share/result/not-a-game/someone/image.png',
+    ]) {
+      const res = await get(url);
+      expect([url, res.statusCode, res.body]).toEqual([url, 404, 'No such game']);
+    }
+  });
+});
+
+describe.each(dbKinds)('generated avatars (%s)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(() => t?.close());
+
+  it('gives a player without a photo an avatar of their own, the same at every request', async () => {
+    const [a, b] = [t.client(), t.client()];
+    await registerPlayer(a);
+    await registerPlayer(b);
+    const imgA = (await a.get('/api/profile')).json().profile_img as string;
+    const imgB = (await b.get('/api/profile')).json().profile_img as string;
+    expect(imgA).toMatch(/^avatar-[0-9a-f]{16}\.png$/);
+    expect(imgB).not.toBe(imgA);
+    const first = await t.app.inject({ url: `/assets/users/${imgA}` });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('image/png');
+    const meta = await sharp(first.rawPayload).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 256, 256]);
+    const again = await t.app.inject({ url: `/assets/users/${imgA}` });
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    const other = await t.app.inject({ url: `/assets/users/${imgB}` });
+    expect(other.rawPayload.equals(first.rawPayload)).toBe(false);
+  });
+
+  it('is a function of the account alone, and names no username', () => {
+    expect(avatarName(41)).toBe(avatarName(41));
+    expect(avatarName(41)).not.toBe(avatarName(42));
+    expect(avatarName(41)).toMatch(/^avatar-[0-9a-f]{16}\.png$/);
+  });
+
+  it('still serves uploaded pictures beside them, and 404s a malformed key', async () => {
+    expect((await t.app.inject({ url: '/assets/users/_.jpg' })).statusCode).toBe(200);
+    const bad = await t.app.inject({ url: '/assets/users/avatar-XYZ.png' });
+    expect([bad.statusCode, bad.body]).toEqual([404, 'No such avatar']);
+  });
+});

@@ -1,0 +1,88 @@
+import type { Game } from '@hunch/contract';
+import { httpRoutes } from '@hunch/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../platform/app-context';
+import { HttpError } from '../platform/http/http-error';
+import { publicOrigin } from '../platform/http/public-origin';
+import { registerRoute } from '../platform/http/register-route';
+import { avatarPng } from './avatar';
+import { type RenderedPicture, type SharePicture, sharePicture } from './share-image';
+import { gameCard, gameLine, resultCard, sharePage } from './share-page';
+import { findSharedGame, findSharedResult, type SharedResult } from './share-queries';
+
+const HTML = 'text/html; charset=utf-8';
+
+const points = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
+
+function gamePicture(game: Game): SharePicture {
+  return {
+    image: game.image || game.series.image,
+    eyebrow: `${game.series.name} · ${game.community.name}`,
+    title: game.name,
+    lines: [gameLine(game)],
+  };
+}
+
+function resultPicture(game: Game, result: SharedResult): SharePicture {
+  return {
+    ...gamePicture(game),
+    highlight: `${points(result.score)} points`,
+    lines: [`${result.username}: rank ${points(result.rank)} of ${points(result.players)}`],
+  };
+}
+
+/** Sends a picture, or 304 when the client holds this very one (its ETag is its content's hash). */
+function sendPicture(request: FastifyRequest, reply: FastifyReply, picture: RenderedPicture, maxAge: number) {
+  reply.type('image/png').header('cache-control', `public, max-age=${maxAge}`).header('etag', picture.etag);
+  if (request.headers['if-none-match'] === picture.etag) {
+    reply.code(304);
+    return Buffer.alloc(0);
+  }
+  return picture.png;
+}
+
+/**
+ * Share links (a game, a player's result) with the tags link previews read and a generated
+ * preview picture; and the generated avatars of players without a photo.
+ */
+export function shareRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const { db, uploadsDir } = ctx;
+
+  const gameOr404 = async (uuid: string) => {
+    const game = await findSharedGame(db, uuid, ctx.now());
+    if (!game) throw new HttpError(404, 'No such game');
+    return game;
+  };
+
+  registerRoute(app, httpRoutes.shareGame, async ({ params, request, reply }) => {
+    const game = await gameOr404(params.uuid);
+    reply.type(HTML).header('cache-control', 'public, max-age=300');
+    return sharePage(gameCard(game), publicOrigin(request));
+  });
+
+  registerRoute(app, httpRoutes.shareGameImage, async ({ params, request, reply }) => {
+    const game = await gameOr404(params.uuid);
+    return sendPicture(request, reply, await sharePicture(gamePicture(game), uploadsDir), 300);
+  });
+
+  // A result that may not be shown (private, unknown, not scored) is answered as the game's link.
+  registerRoute(app, httpRoutes.shareResult, async ({ params, request, reply }) => {
+    const game = await gameOr404(params.uuid);
+    const result = await findSharedResult(db, params.uuid, params.username);
+    reply.type(HTML).header('cache-control', 'public, max-age=300');
+    return sharePage(result ? resultCard(game, result) : gameCard(game), publicOrigin(request));
+  });
+
+  registerRoute(app, httpRoutes.shareResultImage, async ({ params, request, reply }) => {
+    const game = await gameOr404(params.uuid);
+    const result = await findSharedResult(db, params.uuid, params.username);
+    const picture = result ? resultPicture(game, result) : gamePicture(game);
+    return sendPicture(request, reply, await sharePicture(picture, uploadsDir), 300);
+  });
+
+  registerRoute(app, httpRoutes.avatar, async ({ params, request, reply }) => {
+    const png = await avatarPng(params.key);
+    // The same key draws the same face for as long as the avatar style stays the same.
+    return sendPicture(request, reply, { png, etag: `"${params.key}"` }, 7 * 86_400);
+  });
+}
