@@ -2,7 +2,14 @@ import { z } from 'zod';
 import type { Game, LiveAnswer } from './games';
 // The answer's shape lives in games.ts (the answer PUT extends it), so live.ts depends on games.ts
 // (and the text schemas) only.
-import { gameSchema, gameStateSchema, liveAnswerSchema, questionItemSchema, uuidSchema } from './games';
+import {
+  gameSchema,
+  gameStateSchema,
+  liveAnswerSchema,
+  questionItemSchema,
+  questionKindSchema,
+  uuidSchema,
+} from './games';
 import { plainText } from './text';
 
 /** Socket namespaces and event names: written once, used by server and web. */
@@ -44,6 +51,50 @@ export const liveAnswerAckSchema = z.object({
 });
 export type LiveAnswerAck = z.infer<typeof liveAnswerAckSchema>;
 
+/**
+ * What every player sees once a live question has closed (its deadline and the latency allowance
+ * passed): never sent earlier, as it carries the right answer (DESIGN §2).
+ */
+export const questionOutcomeSchema = z.object({
+  i: z.number().int().min(0),
+  type: questionKindSchema,
+  /** Players in the game (the N of 'rank r of N'). */
+  players: z.number().int().min(0),
+  /** How many answered this question. */
+  answered: z.number().int().min(0),
+  /**
+   * Answers per choice index that decide the question: a vote's own split (the crowd's); a guess's
+   * linked vote when it has one ('votes'), else the guesses themselves. Null for a predict, or while
+   * it would give a later question's answer away (a vote whose linked guess is still to come).
+   */
+  split: z.object({ of: z.enum(['votes', 'guesses']), counts: z.array(z.number().int().min(0)) }).nullable(),
+  /** The top choice(s) by `split`: the crowd's favourite of a vote, the answer of a guess (ties: all). */
+  top_choices: z.array(z.number().int().min(0)),
+  /** A predict's truth: the host's outcome or the crowd's median; null when not known yet. */
+  truth: z.number().nullable(),
+  /**
+   * The answer is shown later: a predict whose outcome a host enters after the game, a vote whose
+   * linked guess is still to come, a guess whose linked vote comes after it. Its points count then.
+   */
+  later: z.boolean(),
+});
+export type QuestionOutcome = z.infer<typeof questionOutcomeSchema>;
+
+/** One player's standing after a question: points for it, running score, rank of `players`. */
+export const liveStandingSchema = z.object({
+  /** Their answer as scored (null: none), so another device of theirs shows it too. */
+  answer: liveAnswerSchema.nullable(),
+  /** Null when its points come later (see `later`). */
+  points: z.number().int().min(0).nullable(),
+  score: z.number().int().min(0),
+  rank: z.number().int().min(1),
+});
+export type LiveStanding = z.infer<typeof liveStandingSchema>;
+
+/** `question_result`: the common outcome and, for a player in the game, their own standing (null: watching). */
+export const questionResultEventSchema = questionOutcomeSchema.extend({ you: liveStandingSchema.nullable() });
+export type QuestionResultEvent = z.infer<typeof questionResultEventSchema>;
+
 export const livePhaseSchema = z.enum(['lobby', 'countdown', 'question', 'between', 'complete']);
 
 /** Sent on (re)connection while a game is under way: where the game is and the player's answers. */
@@ -56,6 +107,8 @@ export const liveResumeEventSchema = z.object({
   time_left: z.number().min(0),
   /** In the gap between questions: the question that just closed (its summary stays on screen). */
   last_question: liveQuestionEventSchema.nullable(),
+  /** The latest closed question's result, once out (between questions and after the last one). */
+  last_result: questionResultEventSchema.nullable(),
 });
 export type LiveResumeEvent = z.infer<typeof liveResumeEventSchema>;
 
@@ -66,6 +119,8 @@ export interface GameServerToClient {
   game_start: () => void;
   countdown: (event: z.infer<typeof liveCountdownEventSchema>) => void;
   question: (event: LiveQuestionEvent) => void;
+  /** After each question closes, to each player: its outcome, with their points, score and rank. */
+  question_result: (event: QuestionResultEvent) => void;
   game_complete: () => void;
   lobby_count: (event: z.infer<typeof lobbyCountEventSchema>) => void;
   resume: (event: LiveResumeEvent) => void;

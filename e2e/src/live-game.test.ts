@@ -1,6 +1,7 @@
-import type { Locator, Page, WebSocket } from 'playwright-core';
+import type { WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
+  checkScreen,
   joinHunchHq,
   journey,
   logIn,
@@ -13,20 +14,31 @@ import {
   useServerAndBrowser,
   WAIT,
 } from './harness';
+import {
+  answer,
+  holdable,
+  openLiveGame,
+  panelOf,
+  QUESTION_S,
+  QUESTIONS,
+  questionLabel,
+  type SeenResult,
+  secondsLeft,
+  seeResult,
+  toNumber,
+  waitForQuestion,
+  watchLiveSockets,
+} from './live-game-play';
 
 /**
  * Two people play one live (synchronous) game of the demo series 'Hunch Live' against the real
  * server (spec §4, §7): lobby with a live player count, countdown, four timed questions answered
- * through the socket, a reload mid-question that resumes the game, 'Game complete!', and the results.
- * The demo cadence is shortened: a game every 45 s, its lobby open 40 s before, 6 s per question.
- * One test per screen (and per question).
+ * through the socket, a reload mid-question that resumes the game, each question's result (the
+ * answer, the player's points, score and rank), 'Game complete!' with the final score and rank,
+ * and the results. The demo cadence is shortened: a game every 75 s, its lobby open 40 s before,
+ * 10 s per question. One test per screen (and per question).
  */
 
-const QUESTION_S = 6;
-const QUESTIONS = 4;
-/** Enough lobby time left for both players to get in and be counted before the start. */
-const MIN_LOBBY_LEFT_MS = 14_000;
-const SERIES_PATH = '/play/hunch-hq/hunch-live';
 /** Every player's password: registered with it, and A's second device logs in with it. */
 const PASSWORD = 'Hunch!2468';
 const DATE_OF_BIRTH = '1998-03-09';
@@ -39,95 +51,10 @@ interface Player {
   liveSockets: WebSocket[];
 }
 
-const panelOf = (page: Page) => page.getByRole('region', { name: 'Live game' });
-
-/** Records every websocket that connects to a /game/ namespace (its first frame names it). */
-function watchLiveSockets(page: Page, into: WebSocket[]): void {
-  page.on('websocket', (ws) => {
-    ws.on('framesent', (frame) => {
-      if (typeof frame.payload === 'string' && frame.payload.startsWith('40/game/') && !into.includes(ws)) {
-        into.push(ws);
-      }
-    });
-  });
-}
-
-/**
- * The demo live game whose lobby is open with enough time left to start it together; reloads the
- * series page until one is (a new game opens every 45 s). Returns its path.
- */
-async function openLiveGame(page: Page): Promise<{ path: string; startsAt: number }> {
-  const deadline = Date.now() + 75_000;
-  const seen: string[] = [];
-  while (Date.now() < deadline) {
-    await page.goto(SERIES_PATH);
-    await page.getByRole('heading', { level: 1, name: 'Hunch Live' }).waitFor();
-    await page.locator('.game-card').first().waitFor();
-    const cards = await page.locator('.game-card').evaluateAll((items) =>
-      items.map((li) => ({
-        badge: li.querySelector('.state-badge')?.textContent?.trim() ?? '',
-        href: li.querySelector('a')?.getAttribute('href') ?? '',
-        at: li.querySelector('time')?.getAttribute('datetime') ?? '',
-      })),
-    );
-    const open = cards.filter((c) => c.badge === 'Lobby open');
-    seen.push(open.map((c) => `${c.href} ${c.at}`).join('; ') || '(none open)');
-    const good = open
-      .map((c) => ({ path: c.href, startsAt: Date.parse(c.at) }))
-      .find((c) => c.startsAt - Date.now() >= MIN_LOBBY_LEFT_MS);
-    if (good) return good;
-    await page.waitForTimeout(3_000);
-  }
-  throw new Error(
-    `No Hunch Live lobby with ${MIN_LOBBY_LEFT_MS} ms left opened in time. Seen: ${seen.join(' | ')}`,
-  );
-}
-
-/** The eyebrow of the question on screen: 'Question 2 of 4 · ...'. */
-const questionLabel = (i: number) => `Question ${i + 1} of ${QUESTIONS}`;
-
-async function waitForQuestion(page: Page, i: number): Promise<Locator> {
-  const panel = panelOf(page);
-  await panel.getByText(questionLabel(i), { exact: false }).first().waitFor({ timeout: 40_000 });
-  return panel;
-}
-
-/**
- * Answers the question on screen: a choice by its position (clicked, or by the letter on it), or
- * the slider moved by the keyboard.
- */
-async function answer(page: Page, pick: number, by: 'click' | 'letter'): Promise<string> {
-  const panel = panelOf(page);
-  const choices = panel.locator('.live-choice');
-  if ((await choices.count()) > 0) {
-    const button = choices.nth(pick % (await choices.count()));
-    const text = ((await button.locator('.live-choice-text').textContent()) ?? '').trim();
-    if (by === 'click') await button.click();
-    // The letter the button shows.
-    else await page.keyboard.press(((await button.locator('.live-choice-key').textContent()) ?? '').trim());
-    await expect.poll(() => button.getAttribute('aria-pressed'), WAIT).toBe('true');
-    await panel.getByText('Answer locked in.').waitFor();
-    return text;
-  }
-  const slider = panel.getByRole('slider');
-  await slider.focus();
-  for (let k = 0; k <= pick; k++) await slider.press('ArrowRight');
-  const value = await slider.inputValue();
-  await panel.getByRole('button', { name: 'Submit Answer' }).click();
-  await panel.getByText('Answer locked in.').waitFor();
-  await panel.getByText(/^Your answer:/).waitFor();
-  return value;
-}
-
-/** The seconds on the question timer. */
-async function secondsLeft(page: Page): Promise<number> {
-  return Number(await panelOf(page).locator('.live-timer-secs').textContent());
-}
-
 describe('live game: two players', () => {
   const setup = useServerAndBrowser({
     seed: true,
-    env: { LIVE_DEMO_EVERY_S: '45', LIVE_DEMO_LOBBY_S: '40', LIVE_DEMO_QUESTION_S: String(QUESTION_S) },
+    env: { LIVE_DEMO_EVERY_S: '75', LIVE_DEMO_LOBBY_S: '40', LIVE_DEMO_QUESTION_S: String(QUESTION_S) },
   });
   const stamp = Date.now().toString(36);
   const players: Player[] = [];
@@ -137,6 +64,10 @@ describe('live game: two players', () => {
   let late: Session;
   /** A's second device (a desktop): it follows the game from the lobby and never answers. */
   let aElsewhere: Session;
+  /** Holds what the server sends A's second device while one of its screens is checked. */
+  let elsewhereHold: Awaited<ReturnType<typeof holdable>>;
+  /** What each player saw of each question's result, by player name. */
+  const results: Record<string, SeenResult[]> = { a: [], b: [] };
   beforeAll(async () => {
     const { server, browser } = setup();
     for (const name of ['a', 'b']) {
@@ -148,6 +79,7 @@ describe('live game: two players', () => {
     [a, b] = players as [Player, Player];
     late = await newSession(browser, server.baseUrl);
     aElsewhere = await newSession(browser, server.baseUrl);
+    elsewhereHold = await holdable(aElsewhere.page);
     // Player A plays on a phone, player B on a desktop.
     await a.session.page.setViewportSize(PHONE);
   });
@@ -164,6 +96,16 @@ describe('live game: two players', () => {
     'a-elsewhere': aElsewhere.page,
   }));
   const both = <T>(body: (p: Player) => Promise<T>) => Promise.all(players.map(body));
+  /** checkScreen on A's second device, its live game held still meanwhile. */
+  const checkElsewhere = async (name: string, first?: () => Promise<void>) => {
+    elsewhereHold.hold();
+    try {
+      await first?.();
+      await checkScreen(aElsewhere.page, name);
+    } finally {
+      elsewhereHold.release();
+    }
+  };
 
   screen('register: three players, each joins Hunch HQ', async () => {
     const newUser = (username: string) => ({ username, password: PASSWORD, dateOfBirth: DATE_OF_BIRTH });
@@ -210,6 +152,8 @@ describe('live game: two players', () => {
     await settle(a.session.page);
     await saveScreenshot(a.session.page, 'live-lobby-390x844', false);
     await saveScreenshot(b.session.page, 'live-lobby-1280x800', false);
+    // a11y: axe and no sideways overflow at 320, 390 and 1280 wide.
+    await checkElsewhere('live-lobby');
   });
 
   screen('live: countdown, the game starts in both', async () => {
@@ -268,7 +212,12 @@ describe('live game: two players', () => {
         .getByRole('heading', { level: 2, name: heading ?? '' })
         .waitFor({ timeout: 15_000 });
     }
-    const picked = await answer(page, player === a ? 0 : 1, player === a ? 'click' : 'letter');
+    // A clicks; B plays by keyboard alone: Tab and Enter on question 1, the letters after.
+    const picked = await answer(
+      page,
+      player === a ? 0 : 1,
+      player === a ? 'click' : i === 0 ? 'tab' : 'letter',
+    );
     if (otherTab) {
       await panelOf(otherTab).getByText('Answer locked in.').waitFor(WAIT);
       const shown = panelOf(otherTab).locator('.live-choice[aria-pressed="true"] .live-choice-text');
@@ -294,40 +243,100 @@ describe('live game: two players', () => {
     }
   };
 
+  /**
+   * A player's question, then its result as it appears. Watched for from the start (it shows for
+   * a few seconds only), except across B's reload and A's return through a link.
+   */
+  const playAndSee = async (player: Player, i: number) => {
+    const page = player.session.page;
+    const navigates = (i === 1 && player === b) || (i === QUESTIONS - 1 && player === a);
+    const early = navigates ? undefined : seeResult(page, i);
+    early?.catch(() => undefined);
+    await playQuestion(player, i);
+    const seen = await (early ?? seeResult(page, i));
+    if (i === 0 && player === b) {
+      // a11y: the keyboard's focus went from the closed question to the screen that replaced it.
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Time’s up!');
+    }
+    if (i === 0) await saveScreenshot(page, `live-result-${player === a ? '390x844' : '1280x800'}`, false);
+    results[player.name]!.push(seen);
+  };
+
+  /** A's second device, which never answers: its question screen, then a result, checked held still. */
+  const checkQuestionElsewhere = async () => {
+    await waitForQuestion(aElsewhere.page, 0);
+    await checkElsewhere('live-question');
+  };
+  const checkResultElsewhere = async () => {
+    await seeResult(aElsewhere.page, 1);
+    // A's answer from the phone shows here too: the result carries the answer scored.
+    await checkElsewhere('live-result', () =>
+      panelOf(aElsewhere.page)
+        .getByText(/^Your answer:/)
+        .waitFor(WAIT),
+    );
+  };
+
   const questionTitles = [
-    'live: question 1, both answer and see it locked; between questions',
-    'live: question 2, both answer; a late joiner, a second tab, a reload that resumes',
-    'live: question 3 (a slider), both answer and see it locked',
-    'live: question 4, both answer; back to the game through a plain link',
+    'live feedback: question 1, both answer and see it locked, then the result (the vote’s split comes later); a11y: B by keyboard alone, the question screen',
+    'live feedback: question 2, a late joiner, a second tab, a reload that resumes; the answer, points, score and rank; a11y: the result screen',
+    'live feedback: question 3 (a slider), both answer; the truth, points, score and rank',
+    'live feedback: question 4, back through a plain link; points, score and rank',
   ];
   questionTitles.forEach((title, i) => {
     screen(title, async () => {
-      await Promise.all([i === 1 ? joinLate() : undefined, both((player) => playQuestion(player, i))]);
-      if (i === 0) {
-        // Between questions: the answer given, and the next one announced.
-        await panelOf(a.session.page)
-          .getByRole('heading', { name: /^Time.s up!$/ })
-          .waitFor();
-        await panelOf(a.session.page).getByText('Answer locked in:').waitFor();
-        await saveScreenshot(a.session.page, 'live-between-390x844', false);
+      await Promise.all([
+        i === 1 ? joinLate() : undefined,
+        both((player) => playAndSee(player, i)),
+        i === 0 ? checkQuestionElsewhere() : i === 1 ? checkResultElsewhere() : undefined,
+      ]);
+      for (const player of players) {
+        const seen = results[player.name]![i]!;
+        const before = i === 0 ? 0 : results[player.name]![i - 1]!.score;
+        // The running score adds the question's points; the rank is one of the players in.
+        expect(seen.points, `${player.name}: points`).not.toBeNull();
+        expect(seen.score, `${player.name}: score`).toBe(before + (seen.points ?? 0));
+        expect(seen.of, `${player.name}: players`).toBeGreaterThanOrEqual(2);
+        expect(seen.rank).toBeGreaterThanOrEqual(1);
+        expect(seen.rank).toBeLessThanOrEqual(seen.of);
+        // a11y: the result is read out with the points, the score and the rank.
+        expect(seen.said).toMatch(new RegExp(`^Question ${i + 1} result\\. `));
+        expect(seen.said).toContain(`You got ${seen.points} point`);
+        expect(seen.said).toContain(`rank ${seen.rank} of ${seen.of}.`);
       }
+      // The demo's questions: a vote, the guess of its most popular answer, two predicts.
+      const answer = results.a![i]!.answer;
+      if (i === 0) expect(answer).toBe('How the crowd voted is revealed after a later question.');
+      else expect(answer).toMatch(/^The answer/);
+      if (i === 0) expect(results.a![0]!.points).toBe(0);
     });
   });
 
-  screen("live: 'Game complete!' and then the results link in both", async () => {
-    await both(async ({ session: { page } }) => {
-      const panel = panelOf(page);
-      await panel.getByRole('heading', { name: 'Game complete!' }).waitFor({ timeout: 30_000 });
-      await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor();
-      await panel.getByRole('link', { name: 'See results' }).waitFor({ timeout: 60_000 });
-    });
-  });
+  screen(
+    "live feedback: 'Game complete!' with the final score and rank at once, then the results link",
+    async () => {
+      await both(async ({ session: { page }, name }) => {
+        const panel = panelOf(page);
+        await panel.getByRole('heading', { name: 'Game complete!' }).waitFor({ timeout: 30_000 });
+        const last = results[name]!.at(-1)!;
+        const final = panel.locator('.live-standing.is-final dd');
+        await final.first().waitFor();
+        expect(toNumber(await final.first().textContent()), `${name}: final score`).toBe(last.score);
+        expect(await final.nth(1).textContent(), `${name}: final rank`).toBe(`${last.rank} of ${last.of}`);
+        await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor();
+        await panel.getByRole('link', { name: 'See results' }).waitFor({ timeout: 60_000 });
+      });
+    },
+  );
 
   // It saw none of A's answers (another browser, no reconnection): the count is the server's.
   screen("live: A's second device counts the answers A gave on the phone meanwhile", async () => {
     const panel = panelOf(aElsewhere.page);
     await panel.getByRole('heading', { name: 'Game complete!' }).waitFor();
     await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor(WAIT);
+    // The same final standing as on A's phone, and the screen passes axe at every size.
+    await panel.locator('.live-standing.is-final').getByText('Final score').waitFor(WAIT);
+    await checkScreen(aElsewhere.page, 'live-complete');
     await settle(a.session.page);
     await saveScreenshot(a.session.page, 'live-complete-390x844', false);
     await saveScreenshot(b.session.page, 'live-complete-1280x800', false);

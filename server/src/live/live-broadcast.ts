@@ -130,31 +130,63 @@ export class SlicedBroadcaster {
     label: string,
     events: () => OutgoingEvent[],
   ): Promise<void> {
+    return this.enqueue(gameId, label, () => this.sliced(gameId, nsp, label, events));
+  }
+
+  /** Runs a game's sends one after another, in the order they were asked for. */
+  private enqueue(gameId: string, label: string, body: () => Promise<void>): Promise<void> {
     const previous = this.queues.get(gameId) ?? Promise.resolve();
     // A failed broadcast (an event that would not encode, say) must neither stop the game's later
     // broadcasts nor reach the process as an unhandled rejection: callers fire and forget. It is
     // logged and recorded.
-    const run = previous
-      .then(() => this.sliced(gameId, nsp, label, events))
-      .catch((err: unknown) => {
-        const error = err instanceof Error ? err.message : String(err);
-        console.error(`live broadcast ${label} of game ${gameId} failed: ${error}`);
-        this.record({
-          gameId,
-          event: label,
-          at: Date.now(),
-          sendMs: 0,
-          totalMs: 0,
-          direct: 0,
-          queued: 0,
-          error,
-        });
+    const run = previous.then(body).catch((err: unknown) => {
+      const error = err instanceof Error ? err.message : String(err);
+      console.error(`live broadcast ${label} of game ${gameId} failed: ${error}`);
+      this.record({
+        gameId,
+        event: label,
+        at: Date.now(),
+        sendMs: 0,
+        totalMs: 0,
+        direct: 0,
+        queued: 0,
+        error,
       });
+    });
     this.queues.set(gameId, run);
     void run.finally(() => {
       if (this.queues.get(gameId) === run) this.queues.delete(gameId);
     });
     return run;
+  }
+
+  /**
+   * Sends each of this process's sockets of a game its own event (a question's result, with the
+   * player's points), slice by slice like a broadcast and in the game's order with its broadcasts.
+   * Only here: every process sends its own players theirs. `eventFor` gets the sockets given to
+   * `join` (hence S); null skips a socket. Resolves with how many were sent.
+   */
+  sendEach<S>(
+    gameId: string,
+    nspName: string,
+    label: string,
+    eventFor: (socket: S) => OutgoingEvent | null,
+  ): Promise<number> {
+    let sent = 0;
+    const run = async () => {
+      sent = await this.eachSliced(
+        gameId,
+        nspName,
+        label,
+        eventFor as (socket: SliceMember) => OutgoingEvent | null,
+      );
+    };
+    return this.enqueue(gameId, label, run).then(() => sent);
+  }
+
+  /** How many sockets of a namespace this process has. */
+  playersHere(nspName: string): number {
+    return this.local.get(nspName)?.size ?? 0;
   }
 
   /** Resolves once the game's broadcasts sent so far are written (or failed). */
@@ -209,6 +241,52 @@ export class SlicedBroadcaster {
       sendMs += performance.now() - s;
     }
     this.record({ gameId, event: label, at, sendMs, totalMs: performance.now() - t0, direct, queued });
+  }
+
+  /** sendEach's walk: a frame per socket, direct where it can be, else through socket.io. */
+  private async eachSliced(
+    gameId: string,
+    nspName: string,
+    label: string,
+    eventFor: (socket: SliceMember) => OutgoingEvent | null,
+  ): Promise<number> {
+    const at = Date.now();
+    const t0 = performance.now();
+    let sendMs = 0;
+    let direct = 0;
+    let queued = 0;
+    const here = [...(this.local.get(nspName) ?? [])];
+    const perSlice = Math.ceil(here.length / BROADCAST_SLICES);
+    const one: SliceMember[] = [];
+    const viaSocketIo: SliceMember[] = [];
+    for (let k = 0; k < BROADCAST_SLICES && k * perSlice < here.length; k++) {
+      if (k > 0) await nextTurn();
+      const s = performance.now();
+      const end = Math.min(here.length, (k + 1) * perSlice);
+      for (let j = k * perSlice; j < end; j++) {
+        const socket = here[j]!;
+        const event = socket.connected ? eventFor(socket) : null;
+        if (!event) continue;
+        const [name, ...args] = event;
+        one[0] = socket;
+        viaSocketIo.length = 0;
+        const written = this.transport.writeDirect(
+          one,
+          0,
+          1,
+          encodeEventFrame(nspName, name, args),
+          viaSocketIo,
+        );
+        direct += written;
+        if (written === 0) {
+          emitThrough(socket, event);
+          queued++;
+        }
+      }
+      sendMs += performance.now() - s;
+    }
+    this.record({ gameId, event: label, at, sendMs, totalMs: performance.now() - t0, direct, queued });
+    return direct + queued;
   }
 
   private record(r: BroadcastRecord): void {

@@ -18,6 +18,8 @@ import { countPlayers, enterLiveGame, playerStanding } from './live-queries';
 import { notInTime, representationRefusal } from './live-refusals';
 import { type LiveGameInfo, LiveScheduleCache } from './live-schedule';
 import { PlayerSockets } from './player-sockets';
+import { QuestionResults } from './question-results';
+import { resultAnnouncer } from './result-announcer';
 import { childNamespaces } from './transport/child-namespaces';
 import { LiveTransport, type TransportLog } from './transport/live-transport';
 
@@ -26,6 +28,8 @@ export interface LiveSocketData {
   gameId: string;
   subcommunity: string | null;
   participationId: number | null;
+  /** The lobby join in flight: an answer sent right behind it waits for it instead of being refused. */
+  joining?: Promise<boolean>;
   /** Rolling round-trip estimate (ms), from latency probes. */
   rttMs: number;
 }
@@ -90,6 +94,8 @@ export function registerLiveNamespace(
   /** Answers this process received, by the way they came in (tests, benchmark). */
   const answerPaths = { direct: 0, ordinary: 0 };
   const players = new PlayerSockets<LiveSocket>();
+  const results = new QuestionResults(ctx.db, () => ctx.now().getTime());
+  const announcer = resultAnnouncer(schedules, results, broadcaster, () => ctx.now().getTime(), log);
 
   const gameIdOf = (nsp: { name: string }) => nsp.name.slice('/game/'.length);
 
@@ -185,6 +191,7 @@ export function registerLiveNamespace(
     const nsp = socket.nsp as LiveNamespace;
     broadcaster.join(socket);
     players.add(socket);
+    announcer.watch(gameId);
 
     // An exponential moving average smooths out one slow round trip.
     const roundTrip = (ms: number) => {
@@ -210,7 +217,9 @@ export function registerLiveNamespace(
     socket.on('lobby', async (ack) => {
       if (typeof ack !== 'function') return;
       try {
-        ack(await joinLobby(socket));
+        const joining = joinLobby(socket);
+        socket.data.joining = joining.catch(() => false);
+        ack(await joining);
         announceCount(nsp, gameId);
       } catch {
         ack(false);
@@ -269,6 +278,9 @@ export function registerLiveNamespace(
     answer: { question_i: number; choice_i: number | null; number_answer: number | null },
     receivedAt: number,
   ): Promise<LiveAnswerAck> {
+    // A player who answers right after asking to join (a late joiner quick on the button) is not
+    // refused while the join still writes their entry.
+    if (socket.data.participationId === null && socket.data.joining) await socket.data.joining;
     const { gameId, participationId } = socket.data;
     if (participationId === null) return { ok: false, error: 'Join the lobby first' };
     const info = await schedules.get(gameId);
@@ -327,6 +339,8 @@ export function registerLiveNamespace(
     if (!info || !socket.connected) return;
     const answers = socket.data.participationId ? await answersOf(ctx.db, socket.data.participationId) : [];
     const players = await playerCount(gameId);
+    // The latest result out, for the summary between questions and at the end.
+    const result = await results.latest(gameId, info.schedule).catch(() => null);
     if (!socket.connected) return;
     // The phase as of sending, not as of the reads above: the time left is true, and a question
     // that closed meanwhile is not sent after the next one's broadcast.
@@ -342,6 +356,7 @@ export function registerLiveNamespace(
       players,
       time_left: Math.max(0, phaseEndsAt(phase) - now),
       last_question: phase.kind === 'between' ? questionEvent(info, phase.i, now) : null,
+      last_result: result && results.resumeEvent(result, phase, socket.data.participationId),
     });
     if (phase.kind === 'question') socket.emit('question', questionEvent(info, phase.i, now));
   }
@@ -352,6 +367,8 @@ export function registerLiveNamespace(
     broadcaster,
     transport,
     answerPaths,
+    results,
+    announcer,
     /**
      * A player left a community: ends their live sockets in its games on every process (with
      * REDIS_URL, the others hear of it through the adapter). Waits for this process's own.

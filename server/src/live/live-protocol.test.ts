@@ -9,6 +9,7 @@ import {
   liveQuestionEventSchema,
   liveResumeEventSchema,
   lobbyCountEventSchema,
+  questionResultEventSchema,
 } from '@hunch/contract';
 import { LIVE_COUNTDOWN_MS, LIVE_GAP_MS } from '@hunch/rules';
 import { io, type Socket } from 'socket.io-client';
@@ -29,6 +30,7 @@ const eventSchemas: Record<keyof GameServerToClient, z.ZodType | null> = {
   game_start: null,
   countdown: liveCountdownEventSchema,
   question: liveQuestionEventSchema,
+  question_result: questionResultEventSchema,
   game_complete: null,
   lobby_count: lobbyCountEventSchema,
   resume: liveResumeEventSchema,

@@ -1,4 +1,4 @@
-import type { Game } from '@hunch/contract';
+import type { Game, QuestionResultEvent } from '@hunch/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -7,6 +7,7 @@ import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
 import { loginLinkFor } from '../../shared/paths';
 import { LiveQuestion } from './live-question';
+import { resultAnnouncement, standingText } from './live-result';
 import { BetweenScreen, CompleteScreen, CountdownScreen, LobbyScreen, PlayerCount } from './live-screens';
 import type { LiveStage } from './live-state';
 import { useLiveGame } from './use-live-game';
@@ -18,7 +19,11 @@ interface LivePanelProps {
 }
 
 /** What the polite live region says when the game moves on (questions announce their own time). */
-function stageAnnouncement(stage: LiveStage, joined: boolean | null): string | null {
+function stageAnnouncement(
+  stage: LiveStage,
+  joined: boolean | null,
+  final: QuestionResultEvent | null,
+): string | null {
   switch (stage.kind) {
     case 'lobby':
       return joined ? 'You are in the lobby. The game starts soon.' : null;
@@ -27,7 +32,7 @@ function stageAnnouncement(stage: LiveStage, joined: boolean | null): string | n
     case 'between':
       return stage.last ? 'Time’s up.' : null;
     case 'complete':
-      return 'Game complete!';
+      return final?.you ? `Game complete! ${standingText(final, true)}` : 'Game complete!';
     default:
       return null;
   }
@@ -61,8 +66,12 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
     player: profile?.username ?? null,
     onJoined,
   });
-  const { stage, joined, players, connection, problem } = state;
+  const { stage, joined, players, connection, problem, result } = state;
   const total = game.question_count;
+  // The last question's result holds the final score and rank.
+  const final = result && result.i >= total - 1 ? result : null;
+  // Between questions, the result of the one that just closed (not an older one).
+  const closed = stage.kind === 'between' && result && stage.last?.i === result.i ? result : null;
 
   // Joining moves the player here: bring the panel to the screen reader's attention.
   useEffect(() => {
@@ -70,7 +79,7 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
   }, []);
 
   const key = stageKey(stage);
-  const said = stageAnnouncement(stage, joined);
+  const said = stageAnnouncement(stage, joined, final);
   useEffect(() => {
     if (said) setAnnouncement(said);
     // Each step of the game starts with the panel in view, wherever the player had scrolled.
@@ -82,6 +91,14 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
       el.scrollIntoView({ block: 'start', behavior: reduce ? 'auto' : 'smooth' });
     }
   }, [key, said]);
+
+  // A result is read out as it arrives (the time's up was said already): in the same render as the
+  // result itself, and kept as the text the region holds until the next thing is said.
+  const lastQuestion = stage.kind === 'between' ? stage.last : null;
+  const resultSaid = closed ? resultAnnouncement(lastQuestion, closed) : null;
+  useEffect(() => {
+    if (resultSaid) setAnnouncement(resultSaid);
+  }, [resultSaid]);
 
   // The page's header counts players too: keep it in step with the live count.
   useEffect(() => {
@@ -155,15 +172,18 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
         body = (
           <BetweenScreen
             last={stage.last}
-            stored={stage.last ? state.answers[stage.last.i] : undefined}
+            stored={
+              stage.last ? (state.answers[stage.last.i] ?? closed?.you?.answer ?? undefined) : undefined
+            }
             total={total}
             joined={joined === true}
             error={stage.last && state.answerError?.i === stage.last.i ? state.answerError.text : null}
+            result={closed}
           />
         );
         break;
       case 'complete':
-        body = <CompleteScreen game={game} answered={answered} joined={joined === true} />;
+        body = <CompleteScreen game={game} answered={answered} joined={joined === true} result={final} />;
         break;
     }
   }
@@ -195,7 +215,7 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
       )}
       <div className="live-body">{body}</div>
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
-        {announcement}
+        {resultSaid ?? announcement}
       </p>
     </section>
   );

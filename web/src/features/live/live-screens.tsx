@@ -1,4 +1,10 @@
-import { COUNTDOWN_REFRESH_MS, type Game, type LiveAnswer, type LiveQuestionEvent } from '@hunch/contract';
+import {
+  COUNTDOWN_REFRESH_MS,
+  type Game,
+  type LiveAnswer,
+  type LiveQuestionEvent,
+  type QuestionResultEvent,
+} from '@hunch/contract';
 import { countdownText, LIVE_COUNTDOWN_MS } from '@hunch/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -9,6 +15,7 @@ import { resultsPath } from '../../shared/paths';
 import { formatWhen } from '../../shared/time-text';
 import { useNow } from '../../shared/use-now';
 import { answerText } from './live-question';
+import { QuestionResult, Standing } from './live-result';
 
 /** How often the game is fetched anew while its results are pending, in case a push is missed. */
 const RESULTS_POLL_MS = 3_000;
@@ -109,13 +116,30 @@ export function CountdownScreen({ endsAt }: { endsAt: number }) {
   );
 }
 
-/** Between questions: the question that just closed and the player's answer to it. */
+/**
+ * A new screen takes the focus from the last one's controls (gone now), so a keyboard or screen
+ * reader user starts at its heading; a pointer user's page does not move.
+ */
+function useFocusOnArrival() {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    const active = document.activeElement;
+    const panel = heading.current?.closest('.live-panel');
+    if (!active || active === document.body || panel?.contains(active)) {
+      heading.current?.focus({ preventScroll: true });
+    }
+  }, []);
+  return heading;
+}
+
+/** Between questions: the question that just closed, the player's answer, then its result. */
 export function BetweenScreen({
   last,
   stored,
   total,
   joined,
   error,
+  result,
 }: {
   last: LiveQuestionEvent | null;
   stored: LiveAnswer | undefined;
@@ -123,22 +147,44 @@ export function BetweenScreen({
   joined: boolean;
   /** Why the answer to the last question did not count ('Too late: ...'). */
   error: string | null;
+  /** The closed question's result, once the server has sent it. */
+  result: QuestionResultEvent | null;
 }) {
   const wasLast = last !== null && last.i >= total - 1;
+  const heading = useFocusOnArrival();
+  // Before the result: locked in. After: right or wrong for a guess, by the player's own answer.
+  const verdict = !result
+    ? 'locked'
+    : result.type === 'guess' && !result.later && stored?.choice_i != null
+      ? result.top_choices.includes(stored.choice_i)
+        ? 'right'
+        : 'wrong'
+      : 'none';
   return (
     <div className="live-screen live-between">
       <p className="live-kicker">{last ? `Question ${last.i + 1} of ${total}` : 'Live game'}</p>
-      <h2 className="live-title">{last ? 'Time’s up!' : 'Next question coming up'}</h2>
+      <h2 ref={heading} tabIndex={-1} className="live-title">
+        {last ? 'Time’s up!' : 'Next question coming up'}
+      </h2>
       {/* An answer that was refused is explained by the error alone, not also as "no answer". */}
       {last && joined && (stored || !error) && (
-        <p className={stored ? 'live-your-answer is-locked' : 'live-your-answer'}>
+        <p
+          className={
+            stored ? `live-your-answer ${verdict === 'wrong' ? 'is-wrong' : 'is-locked'}` : 'live-your-answer'
+          }
+        >
           {stored ? (
             <>
-              <span className="live-status-icon" aria-hidden="true">
-                ✓
-              </span>
+              {/* ✓ for the lock-in, then for a right guess only: never beside a wrong answer. */}
+              {verdict !== 'none' ? (
+                <span className="live-status-icon" aria-hidden="true">
+                  {verdict === 'wrong' ? '✗' : '✓'}
+                </span>
+              ) : null}
               <span>
-                Answer locked in: <strong>{answerText(last, stored)}</strong>
+                {result ? 'Your answer' : 'Answer locked in'}: <strong>{answerText(last, stored)}</strong>
+                {verdict === 'right' && ' · Right!'}
+                {verdict === 'wrong' && ' · Not the top answer'}
               </span>
             </>
           ) : (
@@ -150,6 +196,11 @@ export function BetweenScreen({
         <p className="form-error" role="alert">
           {error}
         </p>
+      )}
+      {result ? (
+        <QuestionResult question={last} result={result} stored={stored} />
+      ) : (
+        last && <p className="live-checking">Checking the answers…</p>
       )}
       <p className="live-waiting">
         <span className="live-dots" aria-hidden="true">
@@ -168,10 +219,13 @@ export function CompleteScreen({
   game,
   answered,
   joined,
+  result,
 }: {
   game: Game;
   answered: number;
   joined: boolean;
+  /** The last question's result: the final score and rank, shown at once. */
+  result: QuestionResultEvent | null;
 }) {
   const queryClient = useQueryClient();
   const ready = game.state === 'complete';
@@ -212,6 +266,12 @@ export function CompleteScreen({
             ? null
             : `You answered ${answeredAnywhere} of ${total} ${total === 1 ? 'question' : 'questions'}.`}
       </p>
+      {joined && result?.you && <Standing result={result} final />}
+      {joined && result?.later && (
+        <p className="note">
+          Some points come later, once every answer is known: the results will show them.
+        </p>
+      )}
       {ready ? (
         <Link className="button button-primary live-results-link" to={resultsPath(game)}>
           See results

@@ -1,4 +1,4 @@
-import type { LiveQuestionEvent } from '@hunch/contract';
+import type { LiveQuestionEvent, QuestionResultEvent } from '@hunch/contract';
 import { describe, expect, it } from 'vitest';
 import { ANSWER_NOT_CONFIRMED, initialLiveState, type LiveState, liveReducer } from './live-state';
 
@@ -47,6 +47,7 @@ describe('live state: answers', () => {
         players: 2,
         time_left: 5_000,
         last_question: null,
+        last_result: null,
       },
     });
     expect(s.answers[0]).toEqual({ question_i: 0, choice_i: 2, number_answer: null });
@@ -78,6 +79,7 @@ describe('live state: reconnecting between questions', () => {
         players: 3,
         time_left: 2_000,
         last_question: question(1),
+        last_result: null,
       },
     });
     expect(s.stage).toEqual({ kind: 'between', last: question(1) });
@@ -89,8 +91,56 @@ describe('live state: reconnecting between questions', () => {
     s = liveReducer(s, { type: 'question', event: question(0), now: 0 });
     s = liveReducer(s, { type: 'time-up', i: 0 });
     const resume = { phase: 'between' as const, in_lobby: true, answers: [], players: 3, time_left: 2_000 };
-    s = liveReducer(s, { type: 'resume', now: 1, event: { ...resume, last_question: question(0) } });
+    s = liveReducer(s, {
+      type: 'resume',
+      now: 1,
+      event: { ...resume, last_question: question(0), last_result: null },
+    });
     expect(s.stage).toEqual({ kind: 'between', last: question(0) });
+  });
+});
+
+const result = (i: number, score: number): QuestionResultEvent => ({
+  i,
+  type: 'guess',
+  players: 3,
+  answered: 3,
+  split: { of: 'guesses', counts: [2, 1] },
+  top_choices: [0],
+  truth: null,
+  later: false,
+  you: { answer: { question_i: i, choice_i: 0, number_answer: null }, points: 50, score, rank: 2 },
+});
+
+describe('live feedback: results in the state', () => {
+  it('closes the question when its result comes before the local clock says so, and keeps the result', () => {
+    let s = liveReducer(initialLiveState, { type: 'connected' });
+    s = liveReducer(s, { type: 'question', event: question(0), now: 0 });
+    s = liveReducer(s, { type: 'result', event: result(0, 50) });
+    expect(s.stage).toEqual({ kind: 'between', last: question(0) });
+    expect(s.result).toEqual(result(0, 50));
+    // The next question keeps it (the game-complete screen reads the last one).
+    s = liveReducer(s, { type: 'question', event: question(1), now: 10 });
+    expect(s.result?.i).toBe(0);
+  });
+
+  it('takes the result a resume carries, and never goes back to an older one', () => {
+    let s = liveReducer(initialLiveState, { type: 'connected' });
+    s = liveReducer(s, { type: 'result', event: result(1, 120) });
+    s = liveReducer(s, { type: 'result', event: result(0, 50) });
+    expect(s.result?.i).toBe(1);
+    const resume = {
+      phase: 'between' as const,
+      in_lobby: true,
+      answers: [],
+      players: 3,
+      time_left: 2_000,
+      last_question: question(2),
+    };
+    s = liveReducer(s, { type: 'resume', now: 1, event: { ...resume, last_result: null } });
+    expect(s.result?.i).toBe(1);
+    s = liveReducer(s, { type: 'resume', now: 2, event: { ...resume, last_result: result(2, 170) } });
+    expect(s.result).toEqual(result(2, 170));
   });
 });
 
@@ -126,7 +176,15 @@ describe('live state: lobby', () => {
     liveReducer(liveReducer(initialLiveState, { type: 'connected' }), {
       type: 'resume',
       now: 0,
-      event: { phase: 'lobby', in_lobby: inLobby, answers: [], players, time_left: 0, last_question: null },
+      event: {
+        phase: 'lobby',
+        in_lobby: inLobby,
+        answers: [],
+        players,
+        time_left: 0,
+        last_question: null,
+        last_result: null,
+      },
     });
 
   it('counts a player who just joined at once, and only once', () => {

@@ -1,4 +1,10 @@
-import type { LiveAnswer, LiveAnswerAck, LiveQuestionEvent, LiveResumeEvent } from '@hunch/contract';
+import type {
+  LiveAnswer,
+  LiveAnswerAck,
+  LiveQuestionEvent,
+  LiveResumeEvent,
+  QuestionResultEvent,
+} from '@hunch/contract';
 import { LIVE_COUNTDOWN_MS } from '@hunch/rules';
 
 /**
@@ -33,6 +39,8 @@ export interface LiveState {
   answers: Record<number, LiveAnswer>;
   /** The question whose answer is on its way. */
   sending: number | null;
+  /** The latest closed question's result (the answer, the player's points, score and rank). */
+  result: QuestionResultEvent | null;
   answerError: { i: number; text: string } | null;
 }
 
@@ -48,6 +56,7 @@ export type LiveAction =
   | { type: 'countdown'; secs: number; now: number }
   | { type: 'question'; event: LiveQuestionEvent; now: number }
   | { type: 'time-up'; i: number }
+  | { type: 'result'; event: QuestionResultEvent }
   | { type: 'complete' }
   | { type: 'sending'; i: number }
   | { type: 'ack'; i: number; ack: LiveAnswerAck }
@@ -68,6 +77,7 @@ export const initialLiveState: LiveState = {
   answers: {},
   sending: null,
   answerError: null,
+  result: null,
 };
 
 function stageOfResume(state: LiveState, event: LiveResumeEvent, now: number): LiveStage {
@@ -87,6 +97,15 @@ function stageOfResume(state: LiveState, event: LiveResumeEvent, now: number): L
     case 'complete':
       return { kind: 'complete' };
   }
+}
+
+/** The later of two results (a repeat or an older one changes nothing). */
+function newer(
+  shown: QuestionResultEvent | null,
+  incoming: QuestionResultEvent | null,
+): QuestionResultEvent | null {
+  if (!incoming) return shown;
+  return !shown || incoming.i >= shown.i ? incoming : shown;
 }
 
 export function liveReducer(state: LiveState, action: LiveAction): LiveState {
@@ -115,6 +134,8 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
         joined: action.event.in_lobby || state.joined === true,
         players: action.event.players,
         answers,
+        // A resume in a later phase carries none: the one shown stays until a newer one comes.
+        result: newer(state.result, action.event.last_result),
         // An answer whose acknowledgement was lost but which was stored is shown as stored.
         answerError: state.answerError && answers[state.answerError.i] ? null : state.answerError,
       };
@@ -147,6 +168,14 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
     case 'time-up':
       if (state.stage.kind !== 'question' || state.stage.question.i !== action.i) return state;
       return { ...state, stage: { kind: 'between', last: state.stage.question } };
+    case 'result': {
+      const result = newer(state.result, action.event);
+      // A clock running slow may still show the question as open: it has closed.
+      if (state.stage.kind === 'question' && state.stage.question.i === action.event.i) {
+        return { ...state, result, stage: { kind: 'between', last: state.stage.question } };
+      }
+      return { ...state, result };
+    }
     case 'complete':
       return { ...state, stage: { kind: 'complete' }, sending: null };
     case 'sending':

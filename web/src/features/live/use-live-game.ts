@@ -3,7 +3,6 @@ import {
   type GameServerToClient,
   gameNamespace,
   type LiveAnswer,
-  liveAnswerSchema,
 } from '@hunch/contract';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
@@ -95,6 +94,7 @@ export function useLiveGame({
     socket.on('game_start', () => dispatch({ type: 'game-start', now: Date.now() }));
     socket.on('countdown', ({ secs }) => dispatch({ type: 'countdown', secs, now: Date.now() }));
     socket.on('question', (event) => dispatch({ type: 'question', event, now: Date.now() }));
+    socket.on('question_result', (event) => dispatch({ type: 'result', event }));
     socket.on('game_complete', () => dispatch({ type: 'complete' }));
 
     return () => {
@@ -111,8 +111,11 @@ export function useLiveGame({
     const channel = new BroadcastChannel(`hunch-live:${uuid}:${player}`);
     tabsRef.current = channel;
     channel.onmessage = (e: MessageEvent) => {
-      const parsed = liveAnswerSchema.safeParse(e.data);
-      if (parsed.success) dispatch({ type: 'stored-elsewhere', answer: parsed.data });
+      // The check (zod) is loaded on the first message, not with the game page (decision 025).
+      void import('./tab-answer').then(({ tabAnswerOf }) => {
+        const answer = tabAnswerOf(e.data);
+        if (answer) dispatch({ type: 'stored-elsewhere', answer });
+      });
     };
     return () => {
       channel.close();

@@ -1,0 +1,181 @@
+import type { Locator, Page, WebSocket } from 'playwright-core';
+import { expect } from 'vitest';
+import { WAIT } from './harness';
+
+// The live game journey's moves (live-game.test.ts): finding a lobby, answering, reading a result,
+// and holding a page still while its screen is checked.
+
+export const QUESTION_S = 10;
+export const QUESTIONS = 4;
+/** Enough lobby time left for both players to get in and be counted before the start. */
+export const MIN_LOBBY_LEFT_MS = 14_000;
+export const SERIES_PATH = '/play/hunch-hq/hunch-live';
+
+export const panelOf = (page: Page) => page.getByRole('region', { name: 'Live game' });
+
+/** Records every websocket that connects to a /game/ namespace (its first frame names it). */
+export function watchLiveSockets(page: Page, into: WebSocket[]): void {
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (frame) => {
+      if (typeof frame.payload === 'string' && frame.payload.startsWith('40/game/') && !into.includes(ws)) {
+        into.push(ws);
+      }
+    });
+  });
+}
+
+/**
+ * The demo live game whose lobby is open with enough time left to start it together; reloads the
+ * series page until one is (a new game opens every 45 s). Returns its path.
+ */
+export async function openLiveGame(page: Page): Promise<{ path: string; startsAt: number }> {
+  const deadline = Date.now() + 110_000;
+  const seen: string[] = [];
+  while (Date.now() < deadline) {
+    await page.goto(SERIES_PATH);
+    await page.getByRole('heading', { level: 1, name: 'Hunch Live' }).waitFor();
+    await page.locator('.game-card').first().waitFor();
+    const cards = await page.locator('.game-card').evaluateAll((items) =>
+      items.map((li) => ({
+        badge: li.querySelector('.state-badge')?.textContent?.trim() ?? '',
+        href: li.querySelector('a')?.getAttribute('href') ?? '',
+        at: li.querySelector('time')?.getAttribute('datetime') ?? '',
+      })),
+    );
+    const open = cards.filter((c) => c.badge === 'Lobby open');
+    seen.push(open.map((c) => `${c.href} ${c.at}`).join('; ') || '(none open)');
+    const good = open
+      .map((c) => ({ path: c.href, startsAt: Date.parse(c.at) }))
+      .find((c) => c.startsAt - Date.now() >= MIN_LOBBY_LEFT_MS);
+    if (good) return good;
+    await page.waitForTimeout(3_000);
+  }
+  throw new Error(
+    `No Hunch Live lobby with ${MIN_LOBBY_LEFT_MS} ms left opened in time. Seen: ${seen.join(' | ')}`,
+  );
+}
+
+/** The eyebrow of the question on screen: 'Question 2 of 4 · ...'. */
+export const questionLabel = (i: number) => `Question ${i + 1} of ${QUESTIONS}`;
+
+export async function waitForQuestion(page: Page, i: number): Promise<Locator> {
+  const panel = panelOf(page);
+  await panel.getByText(questionLabel(i), { exact: false }).first().waitFor({ timeout: 40_000 });
+  return panel;
+}
+
+/**
+ * Answers the question on screen: a choice by its position (clicked, or by the letter on it), or
+ * the slider moved by the keyboard.
+ */
+export async function answer(page: Page, pick: number, by: 'click' | 'letter' | 'tab'): Promise<string> {
+  const panel = panelOf(page);
+  const choices = panel.locator('.live-choice');
+  if ((await choices.count()) > 0) {
+    const n = pick % (await choices.count());
+    const button = choices.nth(n);
+    const text = ((await button.locator('.live-choice-text').textContent()) ?? '').trim();
+    if (by === 'click') await button.click();
+    else if (by === 'tab') {
+      // Keyboard alone: the question has the focus (so it is read first), Tab walks the choices
+      // with a visible focus ring, Enter picks one.
+      const onQuestion = () =>
+        page.evaluate(() => document.activeElement?.classList.contains('live-question-text') ?? false);
+      await expect.poll(onQuestion, WAIT).toBe(true);
+      for (let k = 0; k <= n; k++) await page.keyboard.press('Tab');
+      expect(
+        await button.evaluate((el) => el === document.activeElement && el.matches(':focus-visible')),
+      ).toBe(true);
+      await page.keyboard.press('Enter');
+    }
+    // The letter the button shows.
+    else await page.keyboard.press(((await button.locator('.live-choice-key').textContent()) ?? '').trim());
+    await expect.poll(() => button.getAttribute('aria-pressed'), WAIT).toBe('true');
+    await panel.getByText('Answer locked in.').waitFor();
+    return text;
+  }
+  const slider = panel.getByRole('slider');
+  await slider.focus();
+  for (let k = 0; k <= pick; k++) await slider.press('ArrowRight');
+  const value = await slider.inputValue();
+  await panel.getByRole('button', { name: 'Submit Answer' }).click();
+  await panel.getByText('Answer locked in.').waitFor();
+  await panel.getByText(/^Your answer:/).waitFor();
+  return value;
+}
+
+/**
+ * Lets a test hold everything the server sends a page, so that its screen stays as it is while
+ * it is checked at three sizes (the live game would move it on); released, the page gets it all.
+ */
+export async function holdable(page: Page): Promise<{ hold: () => void; release: () => void }> {
+  let held: (() => void)[] | null = null;
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const server = ws.connectToServer();
+    server.onMessage((message) => {
+      if (held) held.push(() => ws.send(message));
+      else ws.send(message);
+    });
+  });
+  return {
+    hold: () => {
+      held ??= [];
+    },
+    release: () => {
+      const queued = held ?? [];
+      held = null;
+      for (const send of queued) send();
+    },
+  };
+}
+
+/** What a player's screen shows of a question's result, read at once as it appears. */
+export interface SeenResult {
+  /** The answer line ('The answer Red', or the note saying it comes later). */
+  answer: string;
+  points: number | null;
+  score: number;
+  rank: number;
+  of: number;
+  /** What the polite live region read out. */
+  said: string;
+}
+
+export const toNumber = (text: string | null | undefined) => Number((text ?? '').replace(/[^\d]/g, ''));
+
+/** Waits for question i's result on the page and reads it (it shows for a few seconds only). */
+export async function seeResult(page: Page, i: number): Promise<SeenResult> {
+  const seen = await page.waitForFunction(
+    (label) => {
+      const panel = document.querySelector('.live-panel');
+      const box = panel?.querySelector('.live-between .live-result');
+      if (!box || panel?.querySelector('.live-between .live-kicker')?.textContent !== label) return null;
+      const figures = [...box.querySelectorAll('.live-figures dd')].map((d) => d.textContent ?? '');
+      return {
+        answer: box.querySelector('.live-answer, .live-answer-note')?.textContent ?? '',
+        points: box.querySelector('.live-points-number')?.textContent ?? null,
+        score: figures[0] ?? '',
+        rank: figures[1] ?? '',
+        said: panel?.querySelector('[aria-live="polite"][aria-atomic="true"]')?.textContent ?? '',
+      };
+    },
+    questionLabel(i),
+    { timeout: (QUESTION_S + 30) * 1000, polling: 100 },
+  );
+  const raw = await seen.jsonValue();
+  if (!raw) throw new Error(`no result for ${questionLabel(i)}`);
+  const [rank, of] = raw.rank.split(' of ');
+  return {
+    answer: raw.answer,
+    points: raw.points === null ? null : toNumber(raw.points),
+    score: toNumber(raw.score),
+    rank: toNumber(rank),
+    of: toNumber(of),
+    said: raw.said,
+  };
+}
+
+/** The seconds on the question timer. */
+export async function secondsLeft(page: Page): Promise<number> {
+  return Number(await panelOf(page).locator('.live-timer-secs').textContent());
+}
