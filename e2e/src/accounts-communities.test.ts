@@ -6,6 +6,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
   CHECK_WAIT,
+  checkScreen,
   expectCleanSession,
   fieldMessage,
   fieldState,
@@ -14,7 +15,6 @@ import {
   newSession,
   type PageProblems,
   saveScreenshot,
-  saveScreenshots,
   solidPng,
   tint,
   useServerAndBrowser,
@@ -181,7 +181,7 @@ describe('accounts and communities: a new user', () => {
     expect(await form().getByRole('radio', { name: 'Prefer not to answer' }).isChecked()).toBe(true);
     expect((await form().getByRole('note').textContent())?.trim()).toBe(WARNING);
     await expect.poll(() => signUp().isEnabled(), WAIT).toBe(true);
-    await saveScreenshots(page, 'register');
+    await checkScreen(page, 'register');
   });
 
   screen('register: Sign Up lands on the communities, logged-in footer', async () => {
@@ -205,6 +205,25 @@ describe('accounts and communities: a new user', () => {
     expect(checksAfter).toEqual([]);
   });
 
+  screen('first minutes: the welcome names the geo-group; Got it puts it away', async () => {
+    const welcome = page.getByRole('region', { name: `Welcome to Hunch, ${username}!` });
+    await welcome.waitFor();
+    await welcome.getByRole('link', { name: HOUSTON, exact: true }).waitFor();
+    await welcome.getByRole('button', { name: 'Got it', exact: true }).click();
+    await expect.poll(() => welcome.count(), WAIT).toBe(0);
+  });
+
+  screen('your communities: the geo-group, a join card and the hosting note', async () => {
+    await page
+      .getByRole('navigation', { name: 'Communities' })
+      .getByRole('link', { name: 'Your Communities' })
+      .click();
+    await page.waitForURL((url) => url.pathname === '/communities/joined');
+    await page.getByRole('heading', { level: 1, name: 'Communities you have joined' }).waitFor();
+    await expect.poll(() => cardNames(page), WAIT).toEqual([HOUSTON, 'Join new communities!']);
+    await checkScreen(page, 'joined');
+  });
+
   screen('community search: the popular list, largest first', async () => {
     await page
       .getByRole('navigation', { name: 'Communities' })
@@ -226,19 +245,23 @@ describe('accounts and communities: a new user', () => {
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
   });
 
-  screen('community search: the Movies chip (second group) filters; a second click keeps it', async () => {
-    const movies = page.getByRole('button', { name: 'Movies', exact: true });
-    await movies.click();
-    await page.getByRole('heading', { name: 'Movies Communities:', exact: true }).waitFor();
-    expect(new URL(page.url()).searchParams.get('c')).toBe('Movies');
-    expect(await movies.getAttribute('aria-pressed')).toBe('true');
-    await expect.poll(() => cardNames(page), WAIT).toEqual(['The Movie Buffs']);
-    // Spec §2: only the selected chip of the FIRST group clears the filter; Movies is in
-    // 'Entertainment', the second group.
-    await movies.click();
-    await page.getByRole('heading', { name: 'Movies Communities:', exact: true }).waitFor();
-    expect(await movies.getAttribute('aria-pressed')).toBe('true');
-  });
+  screen(
+    'dead ends: the selected Movies chip (second group) clears the filter on a second click',
+    async () => {
+      const movies = page.getByRole('button', { name: 'Movies', exact: true });
+      await movies.click();
+      await page.getByRole('heading', { name: 'Movies Communities:', exact: true }).waitFor();
+      expect(new URL(page.url()).searchParams.get('c')).toBe('Movies');
+      expect(await movies.getAttribute('aria-pressed')).toBe('true');
+      await expect.poll(() => cardNames(page), WAIT).toEqual(['The Movie Buffs']);
+      // Spec §2 has the first group's selected chip clear the filter; issue 27: every group's does
+      // (Movies is in 'Entertainment', the second group), or a filter there could not be undone.
+      await movies.click();
+      await page.getByRole('heading', { name: 'Popular Communities:', exact: true }).waitFor();
+      expect(new URL(page.url()).searchParams.has('c')).toBe(false);
+      expect(await movies.getAttribute('aria-pressed')).toBe('false');
+    },
+  );
 
   screen('community search: the Trivia chip (first group) filters, a second click clears', async () => {
     const trivia = page.getByRole('button', { name: 'Trivia', exact: true });
@@ -253,7 +276,7 @@ describe('accounts and communities: a new user', () => {
     expect(new URL(page.url()).searchParams.has('c')).toBe(false);
     expect(await trivia.getAttribute('aria-pressed')).toBe('false');
     await expect.poll(async () => (await cardNames(page)).length, WAIT).toBeGreaterThan(10);
-    await saveScreenshots(page, 'search');
+    await checkScreen(page, 'search');
   });
 
   let membersBefore = 0;
@@ -271,7 +294,7 @@ describe('accounts and communities: a new user', () => {
     expect(await page.getByText('Not joined', { exact: true }).count()).toBe(0);
     await expect.poll(() => membersOnCommunityPage(page), WAIT).toBe(String(membersBefore + 1));
     await expect.poll(() => membershipCalls, WAIT).toEqual(['PUT']);
-    await saveScreenshots(page, 'community');
+    await checkScreen(page, 'community');
   });
 
   screen('community page: leave asks first; dismiss keeps the membership, accept leaves', async () => {
@@ -330,7 +353,7 @@ describe('accounts and communities: a new user', () => {
     await expect.poll(() => centrePixel(avatar()), WAIT).toSatisfy(isRed);
     await expect.poll(() => footerAvatar.getAttribute('src'), WAIT).not.toBe(oldFooterSrc);
     await expect.poll(() => centrePixel(footerAvatar), WAIT).toSatisfy(isRed);
-    await saveScreenshots(page, 'profile');
+    await checkScreen(page, 'profile');
   });
 
   screen('profile: Confirm closes editing; Private and the image survive a reload', async () => {
@@ -348,6 +371,7 @@ describe('accounts and communities: a new user', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByRole('heading', { name: 'Log in to Hunch' }).waitFor();
     expect(await page.title()).toBe('Hunch');
+    await checkScreen(page, 'login');
     // Spec §2: logged out, the footer shows Communities and Log in, no Play, no profile image.
     // Soft, so the returnto part of the journey still runs when this fails.
     await footer()
@@ -366,6 +390,7 @@ describe('accounts and communities: a new user', () => {
   screen('community page, logged out: links to login with returnto', async () => {
     await page.goto('/communities/the-movie-buffs');
     const toLogin = page.getByRole('link', { name: 'Log in to join the Movie Buffs', exact: true });
+    await checkScreen(page, 'community-visitor');
     await toLogin.click();
     await page.waitForURL((url) => url.pathname === '/login');
     expect(new URL(page.url()).searchParams.get('returnto')).toBe('/communities/the-movie-buffs');

@@ -1,13 +1,13 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
+  checkScreen,
   expectCleanSession,
   handleDialogs,
   journey,
   newSession,
   type PageProblems,
   register,
-  saveScreenshots,
   useServerAndBrowser,
   WAIT,
 } from './harness';
@@ -57,6 +57,8 @@ describe('games: a new user enters a clash for a team and answers', () => {
   screen('register (zipcode 77002)', async () => {
     await register(page, { username, password: 'Hunch!2468', dateOfBirth: '1994-03-09' });
     await footer().getByRole('link', { name: 'Play', exact: true }).waitFor();
+    // The new player's welcome (tested in accounts-communities and finish) is put away.
+    await page.getByRole('button', { name: 'Got it', exact: true }).click();
   });
 
   screen('community search: join Hunch HQ and The Movie Buffs', async () => {
@@ -90,6 +92,7 @@ describe('games: a new user enters a clash for a team and answers', () => {
     // Completed and upcoming games are in the other lists, not here.
     expect(await main.getByRole('link', { name: new RegExp(`^${DONE_GAME},`) }).count()).toBe(0);
     expect(await main.getByRole('link', { name: /^Daily Hunch #4[124],/ }).count()).toBe(0);
+    await checkScreen(page, 'play-current');
   });
 
   const represent = () => page.getByLabel('Represent community', { exact: true });
@@ -128,6 +131,7 @@ describe('games: a new user enters a clash for a team and answers', () => {
     expect(options.map((o) => o.value).sort()).toEqual(
       ['', 'binge-watchers', 'chart-toppers', 'the-book-club', 'the-movie-buffs'].sort(),
     );
+    await checkScreen(page, 'game-open');
   });
 
   screen('game page: choose The Movie Buffs, Enter, confirm the team', async () => {
@@ -166,7 +170,7 @@ describe('games: a new user enters a clash for a team and answers', () => {
     await page.getByRole('radio', { name: '80s', exact: true }).check();
     await expect.poll(() => submit().isEnabled(), WAIT).toBe(true);
     answers[1] = '80s';
-    await saveScreenshots(page, 'question-choice');
+    await checkScreen(page, 'question-choice');
   });
 
   screen('questions: question 1 submitted, question 2 (guess)', async () => {
@@ -179,14 +183,23 @@ describe('games: a new user enters a clash for a team and answers', () => {
     await submit().click();
   });
 
-  screen('questions: question 3 (predict), the slider', async () => {
+  const untouchedNote = () => page.getByText(/^You have not moved the slider yet: submitting sends /);
+  screen('first minutes: question 3 (predict), an untouched slider says the value it sends', async () => {
     await onQuestion(3);
     await slider().waitFor();
     expect(await slider().getAttribute('min')).toBe('0');
     expect(await slider().getAttribute('max')).toBe('30');
-    // Nothing saved yet, so the slider's starting value is a new answer: submit is enabled.
+    // Nothing saved yet, so the slider's starting value is a new answer: submit is enabled, and
+    // both the page and the button's description say what it would send.
     expect(await slider().inputValue()).toBe('15');
     expect(await submit().isEnabled()).toBe(true);
+    expect(await untouchedNote().textContent()).toBe(
+      'You have not moved the slider yet: submitting sends 15 weeks.',
+    );
+    const described = await submit().getAttribute('aria-describedby');
+    expect(described).toBeTruthy();
+    expect(await page.locator(`[id="${described}"]`).textContent()).toContain('15 weeks');
+    await checkScreen(page, 'question-slider-untouched');
     await slider().focus();
     for (let k = 0; k < 4; k++) await slider().press('ArrowRight');
     await expect.poll(() => slider().inputValue(), WAIT).toBe('19');
@@ -196,7 +209,10 @@ describe('games: a new user enters a clash for a team and answers', () => {
       .filter({ hasText: /^19\s*weeks$/ })
       .waitFor();
     answers[3] = '19';
-    await saveScreenshots(page, 'question-slider');
+    // Moved: the value is the player's own now, the note goes.
+    expect(await untouchedNote().count()).toBe(0);
+    expect(await submit().getAttribute('aria-describedby')).toBeNull();
+    await checkScreen(page, 'question-slider');
   });
 
   screen('questions: question 3 submitted, question 4 (predict)', async () => {
@@ -277,7 +293,7 @@ describe('games: a new user enters a clash for a team and answers', () => {
     expect(await represent().isDisabled()).toBe(true);
     expect(await represent().inputValue()).toBe('the-movie-buffs');
     await page.getByText('Your team is locked in for this game.', { exact: true }).waitFor();
-    await saveScreenshots(page, 'game-finished');
+    await checkScreen(page, 'game-finished');
   });
 
   screen('questions: the answers persisted, also across a reload', async () => {
@@ -319,10 +335,30 @@ describe('games: a new user enters a clash for a team and answers', () => {
     expect(await page.getByRole('navigation', { name: 'Results' }).count()).toBe(0);
   });
 
+  screen('game pages: a finished game offers See results, an upcoming one is closed', async () => {
+    const playNav = page.getByRole('navigation', { name: 'Play' });
+    await page.goto('/play/recent');
+    await page.getByRole('heading', { level: 1, name: 'Recent results' }).waitFor();
+    await page.getByRole('link', { name: new RegExp(`^${DONE_GAME},`) }).click();
+    await page.getByRole('heading', { level: 1, name: DONE_GAME }).waitFor();
+    await page.getByRole('button', { name: 'See results', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'How scoring works', exact: true }).waitFor();
+    await checkScreen(page, 'game-complete');
+    await playNav.getByRole('link', { name: 'Upcoming', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Happening soon' }).waitFor();
+    await checkScreen(page, 'play-upcoming');
+    await page.getByRole('link', { name: /^Daily Hunch #44,/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Daily Hunch #44' }).waitFor();
+    const closed = page.getByRole('button', { name: 'Game closed', exact: true });
+    expect(await closed.isDisabled()).toBe(true);
+    await checkScreen(page, 'game-closed');
+  });
+
   screen('series page: an unknown game redirects to it', async () => {
     await page.goto('/play/hunch-hq/community-clash/00000000-0000-4000-8000-000000000000');
     await page.waitForURL((url) => url.pathname === '/play/hunch-hq/community-clash');
     await page.getByRole('heading', { level: 1, name: SERIES }).waitFor();
+    await checkScreen(page, 'series');
   });
 
   screen(

@@ -1,5 +1,6 @@
+import { Link } from 'react-router';
 import { userImageUrl } from '../api/asset-urls';
-import { useHostCommunities } from '../features/hosting/host-api';
+import { useHostCommunities } from '../features/hosting/use-host-communities';
 import { useImageVersion } from '../shared/image-version';
 import { NavItem } from '../shared/nav-item';
 import { SafeImg } from '../shared/safe-img';
@@ -28,46 +29,56 @@ function HostIcon() {
 }
 
 /**
- * The bottom bar (spec §2): Communities always; Play and the profile image only when logged in;
- * Log in only when logged out. While the profile is still loading neither set is shown, so the bar
- * does not flash the wrong links. Host only for hosts and admins (hosting spec §2), once the
- * server has said so.
+ * The main navigation (spec §2's footer): Communities always; Play and the profile image only when
+ * logged in; Log in only when logged out. While the profile is still loading neither set is shown,
+ * so the bar does not flash the wrong links. Host only for hosts and admins (hosting spec §2), once
+ * the server has said so. A tab bar at the bottom of a phone; on wide screens a top bar, with the
+ * brand linking home (frame.css).
  */
 export function Footer() {
   const { profile, query: hosting } = useHostCommunities();
   const imageVersion = useImageVersion();
   return (
-    <footer className="app-footer">
-      <nav aria-label="Main" className="footer-nav">
-        <NavItem to="/communities" className="footer-link">
-          <PeopleIcon />
-          <span>Communities</span>
-        </NavItem>
-        {profile && (
-          <NavItem to="/play" className="footer-link">
-            <PlayIcon />
-            <span>Play</span>
+    <header className="app-bar">
+      <div className="app-bar-inner">
+        <Link to="/" className="brand app-bar-brand">
+          Hunch
+        </Link>
+        <nav aria-label="Main" className="footer-nav">
+          <NavItem to="/communities" className="footer-link">
+            <PeopleIcon />
+            <span>Communities</span>
           </NavItem>
-        )}
-        {profile && hosting.data && (
-          <NavItem to="/host" className="footer-link">
-            <HostIcon />
-            <span>Host</span>
-          </NavItem>
-        )}
-        {profile && (
-          <NavItem to="/profile" className="footer-link" label="Profile">
-            <SafeImg className="footer-avatar" src={userImageUrl(profile.profile_img, imageVersion)} alt="" />
-            <span aria-hidden="true">Profile</span>
-          </NavItem>
-        )}
-        {profile === null && (
-          <NavItem to="/login" exact className="footer-link">
-            <LoginIcon />
-            <span>Log in</span>
-          </NavItem>
-        )}
-      </nav>
-    </footer>
+          {profile && (
+            <NavItem to="/play" className="footer-link">
+              <PlayIcon />
+              <span>Play</span>
+            </NavItem>
+          )}
+          {profile && hosting.data && (
+            <NavItem to="/host" className="footer-link">
+              <HostIcon />
+              <span>Host</span>
+            </NavItem>
+          )}
+          {profile && (
+            <NavItem to="/profile" className="footer-link" label="Profile">
+              <SafeImg
+                className="footer-avatar"
+                src={userImageUrl(profile.profile_img, imageVersion)}
+                alt=""
+              />
+              <span aria-hidden="true">Profile</span>
+            </NavItem>
+          )}
+          {profile === null && (
+            <NavItem to="/login" exact className="footer-link">
+              <LoginIcon />
+              <span>Log in</span>
+            </NavItem>
+          )}
+        </nav>
+      </div>
+    </header>
   );
 }

@@ -105,6 +105,14 @@ export const router = createBrowserRouter([
           (m) => <m.ProfilePage />,
         ),
       },
+      {
+        // Open to everyone, like the community pages: how points are given (issue 27).
+        path: 'scoring',
+        lazy: screen(
+          () => import('../features/games/scoring-page'),
+          (m) => <m.ScoringPage />,
+        ),
+      },
       ...hostRoutes,
       {
         // Logged-out visitors are sent to /communities (spec §2, §6).

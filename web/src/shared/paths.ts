@@ -1,6 +1,9 @@
 /** Addresses of the app's screens (spec §2), built in one place so every link agrees. */
 const seg = encodeURIComponent;
 
+/** The plain-words page on points, ranks and the speed bonus (linked from games and results). */
+export const SCORING_PATH = '/scoring';
+
 export function communityPath(endpoint: string): string {
   return `/communities/${seg(endpoint)}`;
 }

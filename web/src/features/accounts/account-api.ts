@@ -3,10 +3,9 @@ import {
   type CommunityRank,
   httpRoutes,
   type Profile,
-  zipcodeCheckResultSchema,
 } from '@hunch/contract';
-import { callApi, forgetCsrfToken, isApiError, sendApi } from '../../api/client';
-import { checkMessage, type FieldCheck } from './registration-checks';
+import { callApi, forgetCsrfToken, isApiError, readSuccess, sendApi } from '../../api/client';
+import type { FieldCheck } from './registration-checks';
 
 export async function logIn(username: string, password: string): Promise<Profile> {
   const body = new FormData();
@@ -58,10 +57,16 @@ export async function checkRegistration(field: CheckField, value: string): Promi
   if (res.ok) {
     if (field !== 'zipcode') return { ok: true, message: null };
     // The route answers {name} for a zipcode only; its table entry cannot say which field it was.
-    const geo = zipcodeCheckResultSchema.safeParse(await res.json().catch(() => null));
-    return { ok: true, message: geo.success ? `Your geo-group: ${geo.data.name}` : null };
+    // Checked by the route's own schema through readSuccess, not by importing zipcodeCheckResultSchema
+    // here: that import put zod into /login's and /profile's first screens (decision 025).
+    const geo = await readSuccess(httpRoutes.checkRegistration, res).catch(() => null);
+    return { ok: true, message: geo && typeof geo === 'object' ? `Your geo-group: ${geo.name}` : null };
   }
   const text = (await res.text()).trim();
   if (res.status >= 500) throw new Error(text || 'Server error');
+  // Loaded here, not imported at the top: registration-checks holds the form's zod schemas, and
+  // this module is in /login's and /profile's first screens too (decision 025). On the register
+  // page, the only caller, the module is already loaded.
+  const { checkMessage } = await import('./registration-checks');
   return { ok: false, message: checkMessage(field, value, res.status, text) };
 }

@@ -1,12 +1,13 @@
+import { Link } from 'react-router';
 import { NavItem } from '../../shared/nav-item';
 
 /** The upper navigation of /login and /register (spec §2). */
 export function AuthNav() {
   return (
     <header className="top-bar">
-      <span className="brand" aria-hidden="true">
+      <Link to="/" className="brand">
         Hunch
-      </span>
+      </Link>
       <nav aria-label="Account" className="tabs">
         <NavItem to="/login" exact className="tab">
           Login

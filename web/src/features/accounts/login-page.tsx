@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { useProfile } from '../../api/use-profile';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { logIn } from './account-api';
 import { AuthNav } from './auth-nav';
@@ -32,6 +33,11 @@ export function LoginPage() {
     event.preventDefault();
     if (!login.isPending) login.mutate();
   };
+
+  // Someone already logged in has nothing to do here: on to where the link meant to take them
+  // (/communities without a returnto). Not while this page's own login finishes: it navigates itself.
+  const profile = useProfile();
+  if (profile && login.isIdle) return <Navigate to={returnTarget(params.get('returnto'))} replace />;
 
   return (
     <>

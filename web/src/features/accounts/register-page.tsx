@@ -1,10 +1,12 @@
 import { USERNAME_MAX } from '@hunch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { useProfile } from '../../api/use-profile';
 import { useDocumentTitle } from '../../shared/use-document-title';
+import { startWelcome } from '../../shared/welcome-flag';
 import { register } from './account-api';
 import { AuthNav } from './auth-nav';
 import { CheckedField } from './checked-field';
@@ -47,12 +49,18 @@ export function RegisterPage() {
       const keep: unknown[] = [queryKeys.profile[0], CHECK_KEY];
       queryClient.removeQueries({ predicate: (q) => !keep.includes(q.queryKey[0]) });
       queryClient.setQueryData(queryKeys.profile, profile);
+      startWelcome(profile.username);
       navigate('/communities', { replace: true });
     },
   });
 
   // Checks answered for this form say nothing about a later one (a value free now may be taken).
   useEffect(() => () => queryClient.removeQueries({ queryKey: [CHECK_KEY] }), [queryClient]);
+
+  // Someone already logged in has no account to make: on to the communities (not while this page's
+  // own sign-up finishes: it navigates itself).
+  const profile = useProfile();
+  if (profile && signUp.isIdle) return <Navigate to="/communities" replace />;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

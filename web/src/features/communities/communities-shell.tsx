@@ -1,16 +1,20 @@
-import { Outlet } from 'react-router';
+import { Link, Outlet } from 'react-router';
 import { useProfile } from '../../api/use-profile';
 import { NavItem } from '../../shared/nav-item';
+import { WelcomePanel } from './welcome-panel';
 
-/** /communities: top navigation over the search, joined list and community pages (spec §2). */
+/**
+ * /communities: top navigation over the search, joined list and community pages (spec §2), and a new
+ * player's welcome above them.
+ */
 export function CommunitiesShell() {
   const profile = useProfile();
   return (
     <>
       <header className="top-bar top-bar-fill">
-        <span className="brand" aria-hidden="true">
+        <Link to="/" className="brand">
           Hunch
-        </span>
+        </Link>
         <nav aria-label="Communities" className="tabs">
           {profile && (
             <NavItem to="/communities/joined" className="tab">
@@ -22,6 +26,7 @@ export function CommunitiesShell() {
           </NavItem>
         </nav>
       </header>
+      <WelcomePanel />
       <Outlet />
     </>
   );

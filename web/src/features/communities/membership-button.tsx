@@ -43,13 +43,16 @@ export function MembershipButton({ endpoint, name, joined }: MembershipButtonPro
   let label = joined ? `Leave ${shown}` : `Join ${shown}`;
   if (membership.isPending) label = membership.variables ? 'Joining...' : 'Leaving...';
 
+  // aria-disabled, not disabled, while the call runs: a disabled button drops the keyboard focus
+  // (to the page's start), and the player would have to find their place again. The same button
+  // stays in place and reads Leave once joined.
   return (
     <div className="membership">
       <button
         type="button"
         className={joined ? 'button button-secondary' : 'button button-primary'}
         onClick={onClick}
-        disabled={membership.isPending}
+        aria-disabled={membership.isPending || undefined}
       >
         {label}
       </button>

@@ -8,6 +8,7 @@ import { useMembership } from '../../api/use-membership';
 import { loginLinkFor, questionsPath, resultsPath } from '../../shared/paths';
 import { useEnterGame } from './game-api';
 import { firstUnanswered } from './question-flow';
+import { SUBCOMMUNITY_SELECT_ID } from './subcommunity-select';
 
 interface GameActionProps {
   game: Game;
@@ -82,11 +83,18 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
     game.community.endpoint in profile.joined_communities &&
     (!hasSubcommunities || subcommunity !== '');
 
+  const busy = membership.isPending || enter.isPending;
   const onClick = () => {
+    if (busy) return;
     switch (cta.kind) {
       case 'join-community':
         membership.mutate(true, {
-          onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.playGames }),
+          onSuccess: () => {
+            void queryClient.invalidateQueries({ queryKey: queryKeys.playGames });
+            // The next step is choosing a team: the button waits for it, so the focus goes there.
+            if (hasSubcommunities && subcommunity === '')
+              document.getElementById(SUBCOMMUNITY_SELECT_ID)?.focus();
+          },
         });
         return;
       case 'enter':
@@ -103,14 +111,16 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
     }
   };
 
-  const busy = membership.isPending || enter.isPending;
   const error = membership.error;
+  // While a call runs the button is aria-disabled, not disabled: a disabled button drops the
+  // keyboard focus, and after joining the same button goes on to 'Enter …'.
   return (
     <div className="game-action">
       <button
         type="button"
         className="button button-primary button-block"
-        disabled={cta.disabled || busy}
+        disabled={cta.disabled}
+        aria-disabled={busy || undefined}
         aria-busy={busy || undefined}
         onClick={onClick}
       >

@@ -10,9 +10,11 @@ import { useGameChannel } from '../../api/use-game-channel';
 import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
 import { gamePath, seriesPath } from '../../shared/paths';
+import { ScoringLink } from '../../shared/scoring-link';
 import { formatWhen } from '../../shared/time-text';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { useNow } from '../../shared/use-now';
+import { AddToCalendar } from './add-to-calendar';
 import { GameAction } from './game-action';
 import { GameHeader } from './game-header';
 import { GameSchedule } from './game-schedule';
@@ -186,6 +188,10 @@ function GameView({ game, liveSlot }: { game: Game; liveSlot: LiveSlot }) {
             </section>
           ) : null}
           <WaitingForOutcomes game={game} />
+          <AddToCalendar game={game} />
+          <p className="game-scoring">
+            <ScoringLink />
+          </p>
         </div>
         <GameSchedule game={game} now={now} />
       </div>

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router';
+import { Link, Outlet } from 'react-router';
 import { NavItem } from '../../shared/nav-item';
 
 /** /play: top navigation over the game lists, series, game and results pages (spec §2). */
@@ -6,9 +6,9 @@ export function PlayShell() {
   return (
     <>
       <header className="top-bar top-bar-fill">
-        <span className="brand" aria-hidden="true">
+        <Link to="/" className="brand">
           Hunch
-        </span>
+        </Link>
         <nav aria-label="Play" className="tabs">
           <NavItem to="/play/current" className="tab">
             Happening Now

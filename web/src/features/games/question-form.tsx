@@ -5,7 +5,7 @@ import { useBlocker } from 'react-router';
 import { questionImageUrl } from '../../api/asset-urls';
 import { queryKeys } from '../../api/query-keys';
 import { SafeImg } from '../../shared/safe-img';
-import { SliderInput } from '../../shared/slider-input';
+import { SliderInput, sliderNoteId } from '../../shared/slider-input';
 import { submitAnswer } from './game-api';
 import { draftFor, draftStatus, withStoredAnswer } from './question-flow';
 
@@ -75,6 +75,8 @@ export function QuestionForm(props: QuestionFormProps) {
   };
 
   const { isPredict, answered, changed } = draftStatus(question, draft, saved);
+  // A slider starts mid-range: sending that untouched is allowed, but never unseen (issue 27).
+  const untouchedSlider = isPredict && !saved && !touched;
 
   // Spec §2: leaving the flow asks first. The browser's own prompt covers reloads and closing the
   // tab; this covers links inside the app while an edited answer is not submitted yet.
@@ -115,6 +117,7 @@ export function QuestionForm(props: QuestionFormProps) {
           value={draft.number_answer ?? 0}
           onChange={(n) => edit({ ...draft, number_answer: n })}
           headingId={headingId}
+          untouched={untouchedSlider}
         />
       ) : (
         <ChoiceInput
@@ -132,6 +135,7 @@ export function QuestionForm(props: QuestionFormProps) {
           type="submit"
           className="button button-primary question-submit"
           disabled={!answered || !changed || submitting}
+          aria-describedby={untouchedSlider ? sliderNoteId(question) : undefined}
         >
           {isLast ? 'Submit & Finish' : 'Submit Answer'}
         </button>

@@ -14,6 +14,9 @@ import { QuestionForm } from './question-form';
 function useLeaveConfirmation(): void {
   useEffect(() => {
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      // Only while the flow is the page: should the removal below come late (it did under Preact),
+      // the next page must not inherit the prompt.
+      if (!window.location.pathname.endsWith('/questions')) return;
       e.preventDefault();
       // Older browsers show the prompt only when returnValue is set.
       e.returnValue = '';

@@ -2,6 +2,9 @@ import type { Game } from '@hunch/contract';
 import { Link } from 'react-router';
 import { communityPath } from '../../shared/paths';
 
+/** The select's id: the game's call-to-action moves the focus to it when a team is still to be chosen. */
+export const SUBCOMMUNITY_SELECT_ID = 'represent-community';
+
 interface SubcommunitySelectProps {
   game: Game;
   joined: ReadonlySet<string>;
@@ -40,9 +43,9 @@ export function SubcommunitySelect({ game, joined, value, locked, onChange }: Su
         ))}
       </ul>
       <div className="field">
-        <label htmlFor="represent-community">Represent community</label>
+        <label htmlFor={SUBCOMMUNITY_SELECT_ID}>Represent community</label>
         <select
-          id="represent-community"
+          id={SUBCOMMUNITY_SELECT_ID}
           required
           value={value}
           disabled={locked}

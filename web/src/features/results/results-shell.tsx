@@ -8,6 +8,7 @@ import { Loading } from '../../shared/loading';
 import { NavItem } from '../../shared/nav-item';
 import { gamePath, resultsPath, seriesPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
+import { ScoringLink } from '../../shared/scoring-link';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { ShareResult } from './share-result';
 
@@ -56,7 +57,10 @@ export function ResultsShell() {
           <p className="note">
             {g.participants.toLocaleString('en-US')} {g.participants === 1 ? 'player' : 'players'}
           </p>
-          <ShareResult game={g} />
+          <div className="results-actions">
+            <ShareResult game={g} />
+            <ScoringLink />
+          </div>
         </div>
       </header>
       <nav aria-label="Results" className="sub-tabs">
