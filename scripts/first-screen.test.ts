@@ -86,6 +86,30 @@ describe('first-screen figures from a build manifest', () => {
     expect(unlisted).toEqual([]);
   });
 
+  it('reports a chunk a screen loads after its first render, and counts it in no first screen', async () => {
+    const charts = 'src/features/results/breakdown-charts.tsx';
+    const more = manifestFor({
+      [charts]: {
+        file: 'static/charts-1.js',
+        isDynamicEntry: true,
+        imports: ['_recharts-1.js', 'index.html'],
+      },
+      '_recharts-1.js': { file: 'static/recharts-1.js', name: 'recharts' },
+    });
+    const breakdown = more['src/features/results/question-breakdown.tsx'] as { dynamicImports?: string[] };
+    breakdown.dynamicImports = [charts];
+    const withCharts = await distWith(more);
+    try {
+      const { screens, later, unlisted } = measureFirstScreens(withCharts);
+      expect(later.map((f) => f.file)).toEqual(['static/charts-1.js', 'static/recharts-1.js']);
+      expect(later[0]?.why).toMatch(/charts/);
+      expect(unlisted).toEqual([]);
+      for (const s of screens) expect(s.files.map((f) => f.file)).not.toContain('static/recharts-1.js');
+    } finally {
+      await rm(withCharts, { recursive: true, force: true });
+    }
+  });
+
   it('reads the size of the .gz the server sends when the build wrote one', async () => {
     const file = path.join(dist, 'static', 'framework-1.js');
     await writeFile(`${file}.gz`, gzipSync(Buffer.alloc(10)));

@@ -6,8 +6,8 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 // The JavaScript each first screen needs before it can render (decision 023), from the Vite
 // manifest of a build (web/dist/.vite/manifest.json): the entry and its static imports, plus for
 // each route level the URL matches the lazy module router.tsx loads and its static imports. Dynamic
-// imports inside a screen (the breakdown's charts, the full route table) come after, and are not
-// counted. Sizes are those of the .gz and .br files the server sends (gzip level 9, brotli 11).
+// imports inside a screen (AFTER_FIRST_RENDER: the breakdown's charts...) and the full route table
+// the entry loads beside come after, and are not counted; the table prints them with their sizes. Sizes are those of the .gz and .br files the server sends (gzip level 9, brotli 11).
 //
 //   npx tsx scripts/first-screen.ts [web/dist]
 
@@ -62,6 +62,7 @@ export const LANDING_PAGES: LandingPage[] = [
   { path: '/login', modules: ['src/features/accounts/login-page.tsx'] },
   { path: '/register', modules: ['src/features/accounts/register-page.tsx'] },
   { path: '/profile', modules: ['src/features/accounts/profile-page.tsx'] },
+  { path: '/scoring', modules: [`${games}/scoring-page.tsx`] },
   { path: '/play/current', modules: [playShell, `${games}/play-list-page.tsx`] },
   { path: '/play/:community/:series', modules: [playShell, `${games}/series-page.tsx`] },
   { path: game, modules: [playShell, 'src/app/game-screen.tsx'] },
@@ -93,6 +94,17 @@ export const LANDING_PAGES: LandingPage[] = [
   },
 ];
 
+/**
+ * Modules a screen asks for with import() once it runs (decision 025): its first render does not
+ * wait for them. Reported with their sizes, not added to any first screen.
+ */
+export const AFTER_FIRST_RENDER: { module: string; why: string }[] = [
+  { module: `${results}/breakdown-charts.tsx`, why: 'the breakdown’s charts (recharts)' },
+  { module: 'src/features/accounts/registration-checks.ts', why: 'a refused registration check’s text' },
+  { module: `${hosting}/season-checks.ts`, why: 'the console’s season document checks (zod)' },
+  { module: 'src/features/live/tab-answer.ts', why: 'the check of an answer another tab stored (zod)' },
+];
+
 export interface FileSize {
   file: string;
   bytes: number;
@@ -117,6 +129,8 @@ export interface FirstScreens {
    * zod schemas (vite.config.ts), which the first API answers need and the first render does not.
    */
   beside: FileSize[];
+  /** The chunks of AFTER_FIRST_RENDER (each with its static imports the entry lacks). */
+  later: (FileSize & { why: string })[];
   /** Chunks loaded on demand that no landing page lists (a new lazy route would show here). */
   unlisted: string[];
   /** The manifest's entry file, for fetching it from a running server. */
@@ -135,8 +149,22 @@ function compressedSize(dist: string, file: string): FileSize {
   return { file, bytes: data.length, gzip: gz, brotli: br };
 }
 
-/** The figures of every landing page of the build in `dist` (it must have been built with its manifest). */
-export function measureFirstScreens(dist: string): FirstScreens {
+/** The files of each landing page of a build, by name: what the figures and the preload hints use. */
+export interface LandingFiles {
+  /** The entry and its static imports: index.html loads them on every page. */
+  entry: string[];
+  /** Each landing page's files, the entry's first. */
+  screens: { path: string; files: string[] }[];
+  /** What the entry starts loading at once, beside the first screen (the full route table). */
+  beside: string[];
+  /** The files of AFTER_FIRST_RENDER modules the entry lacks. */
+  later: { file: string; why: string }[];
+  unlisted: string[];
+  entryFile: string;
+}
+
+/** Which files every landing page of the build in `dist` loads (it must have its manifest). */
+export function landingFiles(dist: string): LandingFiles {
   const manifestPath = path.join(dist, '.vite', 'manifest.json');
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} is missing: build the web app first`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
@@ -156,6 +184,52 @@ export function measureFirstScreens(dist: string): FirstScreens {
     }
     return into;
   };
+  const dynamic = new Set(Object.values(manifest).flatMap((c) => c.dynamicImports ?? []));
+  /**
+   * A lazy module's chunk. One that other chunks also import statically (results-shell: the pages
+   * under it read its game) shares a chunk named after it, keyed `_name-hash.js`.
+   */
+  const lazyKey = (module: string): string | undefined => {
+    const name = path.basename(module).replace(/\.[jt]sx?$/, '');
+    const key = manifest[module]
+      ? module
+      : Object.keys(manifest).find((k) => k.startsWith('_') && manifest[k]?.name === name);
+    return key && dynamic.has(key) ? key : undefined;
+  };
+  const lazyChunk = (module: string): string => {
+    const key = lazyKey(module);
+    if (!key) throw new Error(`${module} is not loaded lazily: router.tsx and LANDING_PAGES disagree`);
+    return key;
+  };
+  const entry = closure(entryKey, []);
+  const screens = LANDING_PAGES.map(({ path: page, modules }) => {
+    const files = entry.slice();
+    for (const m of modules) closure(lazyChunk(m), files);
+    return { path: page, files };
+  });
+  const listed = new Set(LANDING_PAGES.flatMap((p) => p.modules.map(lazyChunk)));
+  const later: LandingFiles['later'] = [];
+  for (const { module, why } of AFTER_FIRST_RENDER) {
+    // One the bundler merged into a screen's chunk is loaded with that screen: nothing to report.
+    const key = lazyKey(module);
+    if (!key || listed.has(key)) continue;
+    listed.add(key);
+    for (const file of closure(key, [])) {
+      if (!entry.includes(file) && !later.some((l) => l.file === file)) later.push({ file, why });
+    }
+  }
+  const lazy = [...dynamic].filter((k) => !listed.has(k));
+  // Modules of the app are screens; one from elsewhere (the contract) is what the entry loads beside.
+  const unlisted = lazy.filter((k) => k.startsWith('src/'));
+  const besideFiles: string[] = [];
+  for (const k of lazy.filter((k) => !k.startsWith('src/'))) closure(k, besideFiles);
+  const beside = besideFiles.filter((f) => !entry.includes(f));
+  return { entry, screens, beside, later, unlisted, entryFile: chunk(entryKey).file };
+}
+
+/** The figures of every landing page of the build in `dist` (it must have been built with its manifest). */
+export function measureFirstScreens(dist: string): FirstScreens {
+  const files = landingFiles(dist);
   const sizes = new Map<string, FileSize>();
   const size = (file: string) => {
     const known = sizes.get(file);
@@ -164,25 +238,8 @@ export function measureFirstScreens(dist: string): FirstScreens {
     sizes.set(file, s);
     return s;
   };
-  const dynamic = new Set(Object.values(manifest).flatMap((c) => c.dynamicImports ?? []));
-  /**
-   * A lazy module's chunk. One that other chunks also import statically (results-shell: the pages
-   * under it read its game) shares a chunk named after it, keyed `_name-hash.js`.
-   */
-  const lazyChunk = (module: string): string => {
-    const name = path.basename(module).replace(/\.[jt]sx?$/, '');
-    const key = manifest[module]
-      ? module
-      : Object.keys(manifest).find((k) => k.startsWith('_') && manifest[k]?.name === name);
-    if (!key || !dynamic.has(key))
-      throw new Error(`${module} is not loaded lazily: router.tsx and LANDING_PAGES disagree`);
-    return key;
-  };
-  const entryFiles = closure(entryKey, []);
-  const screens = LANDING_PAGES.map(({ path: page, modules }) => {
-    const files = entryFiles.slice();
-    for (const m of modules) closure(lazyChunk(m), files);
-    const fileSizes = files.map(size);
+  const screens = files.screens.map(({ path: page, files: screenFiles }) => {
+    const fileSizes = screenFiles.map(size);
     return {
       path: page,
       files: fileSizes,
@@ -190,14 +247,14 @@ export function measureFirstScreens(dist: string): FirstScreens {
       brotli: fileSizes.reduce((n, f) => n + f.brotli, 0),
     };
   });
-  const listed = new Set(LANDING_PAGES.flatMap((p) => p.modules.map(lazyChunk)));
-  const lazy = [...dynamic].filter((k) => !listed.has(k));
-  // Modules of the app are screens; one from elsewhere (the contract) is what the entry loads beside.
-  const unlisted = lazy.filter((k) => k.startsWith('src/'));
-  const besideFiles: string[] = [];
-  for (const k of lazy.filter((k) => !k.startsWith('src/'))) closure(k, besideFiles);
-  const beside = besideFiles.filter((f) => !entryFiles.includes(f)).map(size);
-  return { screens, entry: entryFiles.map(size), beside, unlisted, entryFile: chunk(entryKey).file };
+  return {
+    screens,
+    entry: files.entry.map(size),
+    beside: files.beside.map(size),
+    later: files.later.map(({ file, why }) => ({ ...size(file), why })),
+    unlisted: files.unlisted,
+    entryFile: files.entryFile,
+  };
 }
 
 export const kb = (bytes: number): number => Math.round(bytes / 102.4) / 10;
@@ -211,6 +268,11 @@ export function firstScreenTable(figures: FirstScreens): string[] {
   for (const f of figures.beside) {
     lines.push(
       `  beside  ${f.file.padEnd(44)} ${String(kb(f.gzip)).padStart(6)} KB gzip ${String(kb(f.brotli)).padStart(6)} KB br (loaded at start, not awaited)`,
+    );
+  }
+  for (const f of figures.later) {
+    lines.push(
+      `  later   ${f.file.padEnd(44)} ${String(kb(f.gzip)).padStart(6)} KB gzip ${String(kb(f.brotli)).padStart(6)} KB br (after the first render: ${f.why})`,
     );
   }
   for (const s of figures.screens) {

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin, runnerImport } from 'vite';
+import preact from '@preact/preset-vite';
+import { defineConfig, type Plugin, parseSync, runnerImport } from 'vite';
+import { landingFiles } from '../scripts/first-screen';
 
 // The API, uploaded images and sockets are served by the Node server; in dev Vite forwards them so the
 // app stays same-origin (cookies and CSRF work exactly as in production).
@@ -14,9 +15,11 @@ const server = 'http://127.0.0.1:3000';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const contractDir = path.resolve(here, '../contract/src');
 
-/** The libraries every screen runs on: one chunk that changes only when they do (decision 023). */
-const FRAMEWORK =
-  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|cookie|set-cookie-parser)[\\/]/;
+/**
+ * The libraries every screen runs on: one chunk that changes only when they do (decision 023).
+ * Preact stands in for react and react-dom in the browser (decision 025).
+ */
+const FRAMEWORK = /[\\/]node_modules[\\/](preact|react-router|@tanstack|cookie|set-cookie-parser)[\\/]/;
 
 /** Data a module can hold as a literal: no function, no class instance (a zod schema is one). */
 function isPlainData(value: unknown): boolean {
@@ -127,6 +130,72 @@ function contractForTheBrowser(): Plugin {
   };
 }
 
+/** react, react-dom and their scheduler: none of them may reach the browser next to Preact. */
+const REACT_ITSELF = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/;
+
+/**
+ * Stops the build when a module of react or react-dom is bundled (an import the preset's aliases
+ * missed, a library resolving its own copy): two runtimes would be shipped, and hooks would run
+ * against the wrong one (decision 025).
+ */
+function preactOnly(): Plugin {
+  return {
+    name: 'hunch:preact-only',
+    apply: 'build',
+    generateBundle() {
+      const react = [...this.getModuleIds()].filter((id) => REACT_ITSELF.test(id));
+      if (react.length > 0) {
+        throw new Error(`React itself is in the bundle beside Preact (decision 025):\n${react.join('\n')}`);
+      }
+    },
+  };
+}
+
+/** An ESTree node as the parser gives it: its type and its place in the source. */
+interface AstNode {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+const isNode = (value: unknown): value is AstNode =>
+  typeof value === 'object' && value !== null && typeof (value as AstNode).type === 'string';
+
+/**
+ * Makes every top-level declaration of the contract's files removable in the browser build: its
+ * value is computed in a `@__PURE__` arrow called at once, `const x = (() => (value))()`, which runs
+ * the same but tells the bundler that nothing happens unless `x` is used. The contract only declares
+ * (decision 023); without this the bundler keeps what it cannot prove pure (`schema.extend(...)`,
+ * `other.shape.field`), and with it zod, in every chunk that uses one plain function of the same
+ * file: the game page's `gameNamespace` from live.ts brought 25 KB (decision 025).
+ */
+function contractDeclarationsArePure(): Plugin {
+  return {
+    name: 'hunch:contract-declarations-are-pure',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.startsWith(contractDir) || !/\.ts$/.test(id)) return null;
+      const { program } = parseSync(id, code, { lang: 'js' });
+      const values: AstNode[] = [];
+      for (const statement of program.body as unknown as AstNode[]) {
+        const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+        if (!isNode(declaration) || declaration.type !== 'VariableDeclaration') continue;
+        for (const d of declaration.declarations as AstNode[]) {
+          // Literals and functions have nothing to run.
+          if (isNode(d.init) && !/^(Literal|ArrowFunctionExpression|FunctionExpression)$/.test(d.init.type)) {
+            values.push(d.init);
+          }
+        }
+      }
+      let out = code;
+      for (const v of values.sort((a, b) => b.start - a.start)) {
+        out = `${out.slice(0, v.start)}/* @__PURE__ */ (() => (${out.slice(v.start, v.end)}))()${out.slice(v.end)}`;
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
 /** The text types worth compressing; images and fonts are compressed already. */
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest)$/;
 
@@ -176,10 +245,58 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes `.vite/preload.json` for the server (decision 025): the chunks each landing page loads
+ * beyond the entry (scripts/first-screen.ts reads them from the manifest), and the full route table
+ * every page's first answer waits for. The server names them in the index.html it sends for a path,
+ * so the browser fetches them beside the entry instead of after it has run. A build whose routes
+ * and LANDING_PAGES disagree still works, without hints, and says so.
+ */
+function preloadHints(): Plugin {
+  let outDir = '';
+  return {
+    name: 'hunch:preload-hints',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      if (!existsSync(path.join(outDir, '.vite', 'manifest.json'))) return;
+      let files: ReturnType<typeof landingFiles>;
+      try {
+        files = landingFiles(outDir);
+      } catch (err) {
+        console.warn(`hunch: no preload hints written: ${(err as Error).message}`);
+        return;
+      }
+      const hints = {
+        all: files.beside,
+        pages: files.screens.map((s) => ({
+          path: s.path,
+          files: s.files.filter((f) => !files.entry.includes(f)),
+        })),
+      };
+      await writeFile(path.join(outDir, '.vite', 'preload.json'), JSON.stringify(hints));
+    },
+  };
+}
+
 export default defineConfig({
   // Pinned to this folder so the build works whether it is started from web/ or from the repo root.
   root: here,
-  plugins: [react(), contractForTheBrowser(), precompress()],
+  plugins: [
+    // Preact with its React compatibility layer in place of react and react-dom, in the build and in
+    // `vite` dev alike (decision 025): react-dom alone is 66 KB gzip, Preact and compat about 11 KB,
+    // which is what brings every first screen under 100 KB. The code keeps importing 'react' and is
+    // type-checked against React's types; the preset aliases react, react-dom and the JSX runtime.
+    // No prerendering: the server sends one index.html for every path.
+    preact({ prerender: { enabled: false } }),
+    preactOnly(),
+    contractForTheBrowser(),
+    contractDeclarationsArePure(),
+    precompress(),
+    preloadHints(),
+  ],
   build: {
     outDir: 'dist',
     // /assets/* belongs to the server's images (communities, users, games); bundles go elsewhere.
@@ -191,9 +308,10 @@ export default defineConfig({
     rolldownOptions: {
       treeshake: {
         // The contract only declares: a file none of whose exports a chunk uses is left out of it,
-        // and an unused schema (a call on `z`) is dropped, so zod comes only where a schema is used.
+        // and an unused declaration is dropped (contractDeclarationsArePure), so zod comes only where
+        // a schema is used. Not `manualPureFunctions: ['z']`: it names every function called `z` in
+        // every module pure, and minified libraries have them (Preact's style setter is one).
         moduleSideEffects: (id) => (id.startsWith(contractDir) ? false : undefined),
-        manualPureFunctions: ['z'],
       },
       output: {
         codeSplitting: {

@@ -226,6 +226,10 @@ export async function benchWeb(opts: WebBenchOptions): Promise<boolean> {
       lighthouse_performance: Math.min(...scores),
       largest_first_screen: largest.path,
       first_screens_gzip_kb: Object.fromEntries(figures.screens.map((s) => [s.path, kb(s.gzip)])),
+      // Not in a first screen, but asked for at start and awaited by the first API answer (the full
+      // route table with zod), and what screens load after their first render (the charts).
+      beside_gzip_kb: kb(figures.beside.reduce((n, f) => n + f.gzip, 0)),
+      later_gzip_kb: kb(figures.later.reduce((n, f) => n + f.gzip, 0)),
     };
     console.log(
       `web: largest first screen ${result.initial_js_gzip_kb} KB gzip (${largest.path}), compressed ${compressed}, ` +

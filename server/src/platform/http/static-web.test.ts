@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installSecurityHeaders } from './security-headers';
-import { IMMUTABLE, preferredEncoding, REVALIDATE, serveWebApp } from './static-web';
+import { IMMUTABLE, landingPageOf, preferredEncoding, REVALIDATE, serveWebApp } from './static-web';
 
 const INDEX = `<!doctype html><html><head><script type="module" src="/static/index-AbC123.js"></script></head><body><div id="root"></div>${' '.repeat(600)}</body></html>`;
 const BUNDLE = `export const app = ${JSON.stringify('hunch '.repeat(400))};\n`;
@@ -153,6 +153,102 @@ describe('the web app: compressed and cached', () => {
       expect(header(other, 'content-type'), url).toBe('text/html; charset=utf-8');
     }
     expect((await get('/api/nothing')).statusCode).toBe(404);
+  });
+});
+
+describe('preload hints: a landing page’s chunks named in its index.html', () => {
+  const hints = {
+    all: ['static/http-routes-1.js', 'static/schemas-1.js'],
+    pages: [
+      { path: '/communities/search', files: ['static/shell-1.js', 'static/search-1.js'] },
+      { path: '/communities/:endpoint', files: ['static/shell-1.js', 'static/community-1.js'] },
+      { path: '/play/:community/:series/:uuid', files: ['static/game-1.js', 'static/schemas-1.js'] },
+    ],
+  };
+  let dist: string;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    dist = await fakeDist();
+    await writeFile(path.join(dist, '.vite', 'preload.json'), JSON.stringify(hints));
+    app = await appFor(dist);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+  const preloads = (html: string) =>
+    [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+  const page = async (url: string) => {
+    const res = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode, url).toBe(200);
+    expect(header(res, 'content-encoding'), url).toBe('br');
+    return brotliDecompressSync(res.rawPayload).toString();
+  };
+
+  it('names the route table everywhere and each landing page’s own chunks on its paths, once each', async () => {
+    const search = await page('/communities/search?c=Sports');
+    expect(preloads(search)).toEqual([
+      '/static/http-routes-1.js',
+      '/static/schemas-1.js',
+      '/static/shell-1.js',
+      '/static/search-1.js',
+    ]);
+    // Still the built page otherwise: the links go before </head>, the entry script stays.
+    expect(search.replace(/<link rel="modulepreload"[^>]*>/g, '')).toBe(INDEX);
+    expect(preloads(await page('/communities/runners'))).toContain('/static/community-1.js');
+    expect(preloads(await page('/play/runners/spring/0f3c'))).toEqual([
+      '/static/http-routes-1.js',
+      '/static/schemas-1.js',
+      '/static/game-1.js',
+    ]);
+    for (const other of ['/', '/profile', '/play/runners/spring', '/communities/search/more']) {
+      expect(preloads(await page(other)), other).toEqual(hints.all.map((f) => `/${f}`));
+    }
+  });
+
+  it('gives each page its own tag, and answers 304 to it', async () => {
+    const search = await app.inject({ url: '/communities/search', headers: { 'accept-encoding': 'gzip' } });
+    const other = await app.inject({ url: '/profile', headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(search.rawPayload).toString()).toContain('search-1.js');
+    const etag = header(search, 'etag') as string;
+    expect(etag).not.toBe(header(other, 'etag'));
+    const again = await app.inject({
+      url: '/communities/search',
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('refuses to start on hints that are not a list of build files', async () => {
+    const bad = await fakeDist();
+    try {
+      await writeFile(
+        path.join(bad, '.vite', 'preload.json'),
+        JSON.stringify({ all: ['"><script>alert(1)</script>'], pages: [] }),
+      );
+      await expect(serveWebApp(Fastify(), bad)).rejects.toThrow(/preload hints/);
+    } finally {
+      await rm(bad, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('landingPageOf', () => {
+  const pages = [
+    { path: '/communities/search', files: [] },
+    { path: '/communities/:endpoint', files: [] },
+    { path: '/play/:community/:series/:uuid/questions', files: [] },
+  ];
+  it('matches literal segments and one non-empty segment per :name, the first pattern first', () => {
+    expect(landingPageOf(pages, '/communities/search')?.path).toBe('/communities/search');
+    expect(landingPageOf(pages, '/communities/search/')?.path).toBe('/communities/search');
+    expect(landingPageOf(pages, '/communities/runners#top')?.path).toBe('/communities/:endpoint');
+    expect(landingPageOf(pages, '/play/a/b/c/questions?x=1')?.path).toBe(
+      '/play/:community/:series/:uuid/questions',
+    );
+    expect(landingPageOf(pages, '/play/a//c/questions')).toBeUndefined();
+    expect(landingPageOf(pages, '/communities')).toBeUndefined();
+    expect(landingPageOf(pages, '/')).toBeUndefined();
   });
 });
 

@@ -11,6 +11,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * index.html keeps its name and points at the bundles of the current build, so it is revalidated on
  * every visit (no-cache, answered 304 while unchanged). The build writes a brotli and a gzip copy
  * beside each text file; the one the request's Accept-Encoding prefers is sent as it is.
+ *
+ * index.html names only the entry's bundles. A landing page's own chunks (router.tsx loads each
+ * screen lazily) and the full route table would be asked for only once the entry has run: one more
+ * round trip before the first screen and its first answer. So the build also writes which files
+ * each landing page loads (`.vite/preload.json`, web/vite.config.ts), and the index.html sent for a
+ * path names them as `modulepreload` links: fetched beside the entry (decision 025).
  */
 
 /** Hashed file names: a changed file is a new URL, so a year's cache is never stale. */
@@ -44,29 +50,77 @@ interface Variant {
   body: Buffer;
   etag: string;
 }
+type Variants = Record<Encoding | 'identity', Variant>;
 
-/** index.html and its compressed copies: read once, as the file routes are (wildcard: false). */
-function loadIndex(webDist: string): Record<Encoding | 'identity', Variant> {
-  const file = path.join(webDist, 'index.html');
-  const body = readFileSync(file);
-  const read = (suffix: string, make: () => Buffer) =>
-    existsSync(file + suffix) ? readFileSync(file + suffix) : make();
+/** What `.vite/preload.json` holds: files (paths under the build) to name for every page and per page. */
+export interface PreloadHints {
+  /** Loaded on every page beside the entry: the full route table the first answers wait for. */
+  all: string[];
+  /** A landing page's URL pattern (`:name` is one segment) and its own chunks. */
+  pages: { path: string; files: string[] }[];
+}
+
+function readHints(webDist: string): PreloadHints | undefined {
+  const file = path.join(webDist, '.vite', 'preload.json');
+  if (!existsSync(file)) return undefined;
+  const hints = JSON.parse(readFileSync(file, 'utf8')) as PreloadHints;
+  const files = (list: unknown) =>
+    Array.isArray(list) && list.every((f) => typeof f === 'string' && /^[\w./-]+$/.test(f));
+  const pages: unknown = hints.pages;
+  const page = (p: PreloadHints['pages'][number]) => typeof p?.path === 'string' && files(p.files);
+  if (!files(hints.all) || !Array.isArray(pages) || !pages.every(page)) {
+    throw new Error(`${file} is not a list of preload hints: rebuild the web app`);
+  }
+  return hints;
+}
+
+/** The hints' landing page a URL path shows, if any: the first pattern it matches, segment by segment. */
+export function landingPageOf(
+  pages: PreloadHints['pages'],
+  url: string,
+): PreloadHints['pages'][number] | undefined {
+  let end = url.search(/[?#]|$/);
+  // Trailing slashes trimmed by hand: a regex anchored at the end is quadratic on a long run of them.
+  while (end > 0 && url[end - 1] === '/') end--;
+  const segments = url.slice(0, end).split('/');
+  return pages.find((page) => {
+    const pattern = page.path.split('/');
+    return (
+      pattern.length === segments.length &&
+      pattern.every((p, k) => (p.startsWith(':') ? (segments[k] ?? '') !== '' : p === segments[k]))
+    );
+  });
+}
+
+/** index.html with a modulepreload link per file, before </head> (as Vite writes the entry's own). */
+export function withPreloads(html: string, files: readonly string[]): string {
+  if (files.length === 0) return html;
+  const links = files.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
+  return html.replace('</head>', `${links}</head>`);
+}
+
+/**
+ * A page's HTML with its brotli and gzip copies (the build's own when given, else made now, once at
+ * start) and a strong tag per encoding.
+ */
+function variantsOf(body: Buffer, copies: { br?: Buffer; gzip?: Buffer } = {}): Variants {
   const tag = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+  const br =
+    copies.br ??
+    brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } });
+  const gzip = copies.gzip ?? gzipSync(body, { level: constants.Z_BEST_COMPRESSION });
   return {
     identity: { body, etag: `"${tag}"` },
-    br: {
-      body: read('.br', () =>
-        brotliCompressSync(body, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY },
-        }),
-      ),
-      etag: `"${tag}-br"`,
-    },
-    gzip: {
-      body: read('.gz', () => gzipSync(body, { level: constants.Z_BEST_COMPRESSION })),
-      etag: `"${tag}-gz"`,
-    },
+    br: { body: br, etag: `"${tag}-br"` },
+    gzip: { body: gzip, etag: `"${tag}-gz"` },
   };
+}
+
+/** index.html and its compressed copies: read once, as the file routes are (wildcard: false). */
+function loadIndex(webDist: string): Variants {
+  const file = path.join(webDist, 'index.html');
+  const read = (suffix: string) => (existsSync(file + suffix) ? readFileSync(file + suffix) : undefined);
+  return variantsOf(readFileSync(file), { br: read('.br'), gzip: read('.gz') });
 }
 
 export interface WebApp {
@@ -100,9 +154,17 @@ export async function serveWebApp(
       reply.header('cache-control', file.startsWith(hashed) ? IMMUTABLE : REVALIDATE);
     },
   });
-  const index = loadIndex(webDist);
+  const hints = readHints(webDist);
+  const plain = loadIndex(webDist);
+  // Without hints (a build before them), the file as it is; with them, one page per landing page.
+  const html = plain.identity.body.toString('utf8');
+  const page = (files: string[]) => variantsOf(Buffer.from(withPreloads(html, [...new Set(files)])));
+  const base = hints ? page(hints.all) : plain;
+  const perPage = new Map(hints?.pages.map((p) => [p, page([...hints.all, ...p.files])]));
   return {
     sendIndex(request, reply) {
+      const landing = hints && landingPageOf(hints.pages, request.url);
+      const index = (landing && perPage.get(landing)) ?? base;
       const variant = index[preferredEncoding(request.headers['accept-encoding']) ?? 'identity'];
       reply
         .header('cache-control', REVALIDATE)

@@ -1,9 +1,4 @@
-import {
-  type CheckField,
-  type CommunityRank,
-  httpRoutes,
-  type Profile,
-} from '@hunch/contract';
+import { type CheckField, type CommunityRank, httpRoutes, type Profile } from '@hunch/contract';
 import { callApi, forgetCsrfToken, isApiError, readSuccess, sendApi } from '../../api/client';
 import type { FieldCheck } from './registration-checks';
 

@@ -1,44 +1,17 @@
 import {
-  type HostCommunities,
   type HostOutcome,
   httpRoutes,
   type Season,
   type SeasonImportResult,
   type SeasonProblem,
-  seasonProblemsSchema,
-  seasonSchema,
 } from '@hunch/contract';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callApi, errorFrom, isApiError, readSuccess, sendApi } from '../../api/client';
+import { callApi, errorFrom, readSuccess, sendApi } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import { useProfile } from '../../api/use-profile';
 
 /** The host console's calls (hosting spec §4-§5), each through the contract's route table. */
 
-/**
- * GET /api/host/communities, for the signed-in user: null when they host nothing (403) or are
- * signed out (401), so the footer and the console's guard read one answer. Not asked at all while
- * signed out.
- */
-export function useHostCommunities() {
-  const profile = useProfile();
-  const username = profile?.username ?? '';
-  const query = useQuery({
-    queryKey: queryKeys.hostCommunities(username),
-    enabled: !!profile,
-    queryFn: async (): Promise<HostCommunities | null> => {
-      try {
-        return await callApi(httpRoutes.hostCommunities);
-      } catch (err) {
-        if (isApiError(err, 403) || isApiError(err, 401)) return null;
-        throw err;
-      }
-    },
-    // Being a host changes rarely; the footer asks on every screen.
-    staleTime: 5 * 60_000,
-  });
-  return { profile, query };
-}
+export { useHostCommunities } from './use-host-communities';
 
 /**
  * The community's season document (GET export as JSON), parsed: defaults filled in, so every
@@ -51,7 +24,8 @@ export function useSeason(community: string) {
     queryFn: async (): Promise<Season> => {
       const doc = await callApi(httpRoutes.seasonExport, { params: { community } });
       if (typeof doc === 'string') throw new Error('The server sent the season as YAML, not JSON');
-      return seasonSchema.parse(doc);
+      const { parseSeason } = await import('./season-checks');
+      return parseSeason(doc);
     },
     // An editor works from the document it loaded; a refetch mid-edit would not change the draft.
     staleTime: 0,
@@ -103,8 +77,9 @@ export async function importSeason(source: Season | File, dryRun: boolean): Prom
   }
   const res = await sendApi(httpRoutes.seasonImport, { query: { dry_run: dryRun ? '1' : '0' }, body });
   if (res.status === 400 && res.headers.get('content-type')?.includes('json')) {
-    const problems = seasonProblemsSchema.safeParse(await res.clone().json());
-    if (problems.success) return { ok: false, problems: problems.data.errors };
+    const { seasonProblemsOf } = await import('./season-checks');
+    const problems = seasonProblemsOf(await res.clone().json());
+    if (problems) return { ok: false, problems };
   }
   if (!res.ok) throw await errorFrom(res);
   return { ok: true, result: await readSuccess(httpRoutes.seasonImport, res) };
