@@ -50,7 +50,7 @@ describe('api client: addresses and answers from the route table', () => {
     const game = makeGame();
     serve(() => json(game));
     await expect(callApi(httpRoutes.game, { params: { uuid: game.uuid } })).resolves.toEqual(game);
-    serve(() => json({ s: 1, a: 1, r: null, p: null, games: 0 }));
+    serve(() => json({ s: 1, a: 1, r: null, p: null, games: 0, players: 0 }));
     await callApi(httpRoutes.communityRank, { params: { community: 'a/b' }, query: { u: 'ann & bob' } });
     expect(sent.map((r) => [r.method, r.url])).toEqual([
       ['GET', `/api/game/${game.uuid}`],
