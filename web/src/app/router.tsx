@@ -4,6 +4,7 @@ import { Loading } from '../shared/loading';
 import { hostRoutes } from './host-routes';
 import { Layout } from './layout';
 import { RequireLogin } from './require-login';
+import { RouteError } from './route-error';
 
 /**
  * Each screen is its own chunk, loaded when a route first matches (decision 023): the first screen
@@ -39,6 +40,7 @@ export const router = createBrowserRouter([
     path: '/play/:community/:series/:uuid/questions',
     element: loggedIn,
     hydrateFallbackElement: <Loading />,
+    errorElement: <RouteError />,
     children: [
       {
         index: true,
@@ -54,131 +56,142 @@ export const router = createBrowserRouter([
     element: <Layout />,
     // Shown while the first screen's chunks load (the frame is in the entry).
     hydrateFallbackElement: <Loading />,
+    errorElement: <RouteError />,
     children: [
-      { index: true, element: <Navigate to="/communities" replace /> },
       {
-        path: 'login',
-        lazy: screen(
-          () => import('../features/accounts/login-page'),
-          (m) => <m.LoginPage />,
-        ),
-      },
-      {
-        path: 'register',
-        lazy: screen(
-          () => import('../features/accounts/register-page'),
-          (m) => <m.RegisterPage />,
-        ),
-      },
-      {
-        path: 'communities',
-        lazy: screen(communitiesShell, (m) => <m.CommunitiesShell />),
+        // A screen that fails to load or throws shows its error inside the frame: the navigation
+        // stays, so the player has a way on.
+        errorElement: <RouteError />,
         children: [
-          { index: true, element: <Navigate to="/communities/search" replace /> },
+          { index: true, element: <Navigate to="/communities" replace /> },
           {
-            path: 'search',
+            path: 'login',
             lazy: screen(
-              () => import('../features/communities/community-search-page'),
-              (m) => <m.CommunitySearchPage />,
+              () => import('../features/accounts/login-page'),
+              (m) => <m.LoginPage />,
             ),
           },
           {
-            path: 'joined',
+            path: 'register',
             lazy: screen(
-              () => import('../features/communities/joined-communities-page'),
-              (m) => <m.JoinedCommunitiesPage />,
+              () => import('../features/accounts/register-page'),
+              (m) => <m.RegisterPage />,
             ),
           },
           {
-            path: ':endpoint',
-            lazy: screen(
-              () => import('../features/communities/community-page'),
-              (m) => <m.CommunityPage />,
-            ),
-          },
-        ],
-      },
-      {
-        path: 'profile',
-        lazy: screen(
-          () => import('../features/accounts/profile-page'),
-          (m) => <m.ProfilePage />,
-        ),
-      },
-      {
-        // Open to everyone, like the community pages: how points are given (issue 27).
-        path: 'scoring',
-        lazy: screen(
-          () => import('../features/games/scoring-page'),
-          (m) => <m.ScoringPage />,
-        ),
-      },
-      ...hostRoutes,
-      {
-        // Logged-out visitors are sent to /communities (spec §2, §6).
-        path: 'play',
-        element: loggedIn,
-        children: [
-          {
-            lazy: screen(
-              () => import('../features/games/play-shell'),
-              (m) => <m.PlayShell />,
-            ),
+            path: 'communities',
+            lazy: screen(communitiesShell, (m) => <m.CommunitiesShell />),
             children: [
-              { index: true, element: <Navigate to="/play/current" replace /> },
-              { path: 'current', lazy: screen(playListPage, (m) => <m.PlayListPage status="ongoing" />) },
-              { path: 'upcoming', lazy: screen(playListPage, (m) => <m.PlayListPage status="upcoming" />) },
-              { path: 'recent', lazy: screen(playListPage, (m) => <m.PlayListPage status="recent" />) },
+              { index: true, element: <Navigate to="/communities/search" replace /> },
               {
-                path: ':community/:series',
+                path: 'search',
                 lazy: screen(
-                  () => import('../features/games/series-page'),
-                  (m) => <m.SeriesPage />,
+                  () => import('../features/communities/community-search-page'),
+                  (m) => <m.CommunitySearchPage />,
                 ),
               },
               {
-                path: ':community/:series/:uuid',
+                path: 'joined',
                 lazy: screen(
-                  () => import('./game-screen'),
-                  (m) => <m.GameScreen />,
+                  () => import('../features/communities/joined-communities-page'),
+                  (m) => <m.JoinedCommunitiesPage />,
                 ),
               },
               {
-                path: ':community/:series/:uuid/results',
-                lazy: screen(resultsShell, (m) => <m.ResultsShell />),
-                children: [
-                  { index: true, lazy: screen(resultsShell, (m) => <m.ToLeaderboard />) },
-                  {
-                    path: 'leaderboard',
-                    lazy: screen(
-                      () => import('../features/results/player-leaderboard'),
-                      (m) => <m.PlayerLeaderboard />,
-                    ),
-                  },
-                  {
-                    path: 'communityLeaderboard',
-                    lazy: screen(
-                      () => import('../features/results/community-leaderboard'),
-                      (m) => <m.CommunityLeaderboardRoute />,
-                    ),
-                  },
-                  {
-                    path: 'breakdown',
-                    element: (
-                      <Suspense fallback={<Loading label="Loading statistics…" />}>
-                        <QuestionBreakdown />
-                      </Suspense>
-                    ),
-                  },
-                  { path: '*', lazy: screen(resultsShell, (m) => <m.ToLeaderboard />) },
-                ],
+                path: ':endpoint',
+                lazy: screen(
+                  () => import('../features/communities/community-page'),
+                  (m) => <m.CommunityPage />,
+                ),
               },
-              { path: '*', element: <Navigate to="/play/current" replace /> },
             ],
           },
+          {
+            path: 'profile',
+            lazy: screen(
+              () => import('../features/accounts/profile-page'),
+              (m) => <m.ProfilePage />,
+            ),
+          },
+          {
+            // Open to everyone, like the community pages: how points are given (issue 27).
+            path: 'scoring',
+            lazy: screen(
+              () => import('../features/games/scoring-page'),
+              (m) => <m.ScoringPage />,
+            ),
+          },
+          ...hostRoutes,
+          {
+            // Logged-out visitors are sent to /communities (spec §2, §6).
+            path: 'play',
+            element: loggedIn,
+            children: [
+              {
+                lazy: screen(
+                  () => import('../features/games/play-shell'),
+                  (m) => <m.PlayShell />,
+                ),
+                children: [
+                  { index: true, element: <Navigate to="/play/current" replace /> },
+                  { path: 'current', lazy: screen(playListPage, (m) => <m.PlayListPage status="ongoing" />) },
+                  {
+                    path: 'upcoming',
+                    lazy: screen(playListPage, (m) => <m.PlayListPage status="upcoming" />),
+                  },
+                  { path: 'recent', lazy: screen(playListPage, (m) => <m.PlayListPage status="recent" />) },
+                  {
+                    path: ':community/:series',
+                    lazy: screen(
+                      () => import('../features/games/series-page'),
+                      (m) => <m.SeriesPage />,
+                    ),
+                  },
+                  {
+                    path: ':community/:series/:uuid',
+                    lazy: screen(
+                      () => import('./game-screen'),
+                      (m) => <m.GameScreen />,
+                    ),
+                  },
+                  {
+                    path: ':community/:series/:uuid/results',
+                    lazy: screen(resultsShell, (m) => <m.ResultsShell />),
+                    children: [
+                      { index: true, lazy: screen(resultsShell, (m) => <m.ToLeaderboard />) },
+                      {
+                        path: 'leaderboard',
+                        lazy: screen(
+                          () => import('../features/results/player-leaderboard'),
+                          (m) => <m.PlayerLeaderboard />,
+                        ),
+                      },
+                      {
+                        path: 'communityLeaderboard',
+                        lazy: screen(
+                          () => import('../features/results/community-leaderboard'),
+                          (m) => <m.CommunityLeaderboardRoute />,
+                        ),
+                      },
+                      {
+                        path: 'breakdown',
+                        element: (
+                          <Suspense fallback={<Loading label="Loading statistics…" />}>
+                            <QuestionBreakdown />
+                          </Suspense>
+                        ),
+                      },
+                      { path: '*', lazy: screen(resultsShell, (m) => <m.ToLeaderboard />) },
+                    ],
+                  },
+                  { path: '*', element: <Navigate to="/play/current" replace /> },
+                ],
+              },
+            ],
+          },
+          { path: '*', element: <Navigate to="/communities" replace /> },
         ],
       },
-      { path: '*', element: <Navigate to="/communities" replace /> },
     ],
   },
 ]);
