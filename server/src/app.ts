@@ -106,9 +106,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   }
   // The built web app, compressed and cached (platform/http/static-web.ts), when there is one.
   const web = await serveWebApp(app, ctx.config.webDist);
-  // The single-page app owns every other GET path; the API and assets keep plain-text 404s.
+  // The single-page app owns every other GET path; the API, assets and the build's own files keep
+  // plain-text 404s (a bundle missing after a new build must fail as one, not arrive as HTML).
   app.setNotFoundHandler((request, reply) => {
-    if (web && request.method === 'GET' && !/^\/(api|assets|socket\.io)\//.test(request.url)) {
+    if (web && request.method === 'GET' && !/^\/(api|assets|static|socket\.io)\//.test(request.url)) {
       return web.sendIndex(request, reply);
     }
     return reply
