@@ -7,6 +7,7 @@ import { registerDataNamespace } from '../games/data-namespace';
 import { GameClock } from '../games/game-clock';
 import { LiveConductor } from '../live/live-conductor';
 import { type LiveHub, registerLiveNamespace } from '../live/live-namespace';
+import { dropConnectionLeftovers } from '../live/transport/connection-leftovers';
 import type { AppContext } from '../platform/app-context';
 import { FOREIGN_ORIGIN, originAllowed } from '../platform/http/origin-check';
 import { registerRoute } from '../platform/http/register-route';
@@ -39,6 +40,8 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     allowRequest: (request, answer) =>
       originAllowed(request, ctx.config) ? answer(null, true) : answer(FOREIGN_ORIGIN, false),
   });
+  // What engine.io keeps of each connection's opening request, nobody reads after it (decision 029).
+  io.engine.on('connection', dropConnectionLeftovers);
   const redis: Redis[] = [];
   if (ctx.config.redisUrl) {
     const pub = new Redis(ctx.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });

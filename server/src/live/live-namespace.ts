@@ -21,7 +21,8 @@ import { PlayerSockets } from './player-sockets';
 import { QuestionResults } from './question-results';
 import { resultAnnouncer } from './result-announcer';
 import { childNamespaces } from './transport/child-namespaces';
-import { LiveTransport, type TransportLog } from './transport/live-transport';
+import { type DirectEvent, LiveTransport, type TransportLog } from './transport/live-transport';
+import { probeRoundTrip, roundTripMs } from './transport/round-trips';
 
 export interface LiveSocketData {
   userId: number;
@@ -30,8 +31,6 @@ export interface LiveSocketData {
   participationId: number | null;
   /** The lobby join in flight: an answer sent right behind it waits for it instead of being refused. */
   joining?: Promise<boolean>;
-  /** Rolling round-trip estimate (ms), from latency probes. */
-  rttMs: number;
 }
 
 export type LiveNamespace = Namespace<
@@ -42,9 +41,6 @@ export type LiveNamespace = Namespace<
 >;
 type LiveSocket = Socket<GameClientToServer, GameServerToClient, Record<string, never>, LiveSocketData>;
 
-// One probe at connection gives the first round-trip estimate; engine.io's heartbeat (a ping every
-// 25 s, answered by a pong) keeps it fresh after that without a send of our own per player.
-const LATENCY_PROBE_TIMEOUT_MS = 15_000;
 // Lobby player counts go out at most every 2 s, and only when they changed.
 const LOBBY_COUNT_EVERY_MS = 2_000;
 const FORGET_COUNT_AFTER_MS = 3_600_000;
@@ -179,77 +175,79 @@ export function registerLiveNamespace(
         if (refusal) return next(new Error(refusal));
         if (!standing.subMember) return next(new Error(`Join ${represented.name} to represent it`));
       }
-      socket.data = { userId, gameId, subcommunity: sub, participationId: standing.entry, rttMs: 100 };
+      // `joining` from the start: a property added later takes room of its own, per player.
+      socket.data = {
+        userId,
+        gameId,
+        subcommunity: sub,
+        participationId: standing.entry,
+        joining: undefined,
+      };
       next();
     } catch {
       next(new Error('The game is not available right now'));
     }
   });
 
+  // The handlers below serve every socket (socket.io calls them with the socket as `this`): a
+  // closure each per player, with their context and a probe timer, cost ~2 KB of heap a player
+  // (decision 029).
+  async function onLobby(this: LiveSocket, ack: unknown) {
+    if (typeof ack !== 'function') return;
+    try {
+      const joining = joinLobby(this);
+      const pending = joining.catch(() => false);
+      this.data.joining = pending;
+      const joined = await joining;
+      // Settled: an answer no longer waits for it (a promise kept per player is heap, decision 029).
+      if (this.data.joining === pending) this.data.joining = undefined;
+      ack(joined);
+      announceCount(this.nsp as LiveNamespace, this.data.gameId);
+    } catch {
+      ack(false);
+    }
+  }
+
+  async function onAnswer(socket: LiveSocket, payload: unknown, ack: unknown) {
+    if (typeof ack !== 'function') return;
+    const receivedAt = ctx.now().getTime();
+    const parsed = liveAnswerSchema.safeParse(payload);
+    if (!parsed.success) return ack({ ok: false, error: 'Malformed answer' });
+    try {
+      ack(await acceptAnswer(socket, parsed.data, receivedAt));
+    } catch (err) {
+      ack({ ok: false, error: err instanceof HttpError ? err.message : 'The answer could not be stored' });
+    }
+  }
+  function onOrdinaryAnswer(this: LiveSocket, payload: unknown, ack: unknown) {
+    answerPaths.ordinary++;
+    void onAnswer(this, payload, ack);
+  }
+  // On the direct path, most answers skip socket.io's incoming layers to the same handler, and
+  // acknowledgements skip its outgoing ones (decision 011).
+  const directAnswer: DirectEvent<LiveSocket> = {
+    event: 'answer',
+    listener(payload, ack) {
+      answerPaths.direct++;
+      void onAnswer(this, payload, ack);
+    },
+  };
+
   parent.on('connection', (socket: LiveSocket) => {
     const { gameId } = socket.data;
-    const nsp = socket.nsp as LiveNamespace;
     broadcaster.join(socket);
     players.add(socket);
     announcer.watch(gameId);
-
-    // An exponential moving average smooths out one slow round trip.
-    const roundTrip = (ms: number) => {
-      socket.data.rttMs = Math.round(socket.data.rttMs * 0.7 + ms * 0.3);
-    };
-    const probeSent = Date.now();
-    socket.timeout(LATENCY_PROBE_TIMEOUT_MS).emit('latency', (err: Error | null) => {
-      if (!err) roundTrip(Date.now() - probeSent);
-    });
-    let pingSent = 0;
-    socket.conn.on('packetCreate', (packet: { type: string }) => {
-      if (packet.type === 'ping') pingSent = Date.now();
-    });
-    socket.conn.on('packet', (packet: { type: string }) => {
-      if (packet.type !== 'pong' || !pingSent) return;
-      roundTrip(Date.now() - pingSent);
-      pingSent = 0;
-    });
-
+    // socket.io puts each socket in a room of its own id (a set and an entry per player); nothing
+    // sends to a live player by id, and broadcasts walk the sockets (decision 029).
+    void socket.leave(socket.id);
+    // The first round-trip estimate; engine.io's heartbeat keeps it fresh (transport/round-trips.ts).
+    socket.emit('latency', probeRoundTrip(socket));
     // A failed resume leaves the player connected: the next event or reconnection brings them up to date.
     resume(socket, gameId).catch(() => undefined);
-
-    socket.on('lobby', async (ack) => {
-      if (typeof ack !== 'function') return;
-      try {
-        const joining = joinLobby(socket);
-        socket.data.joining = joining.catch(() => false);
-        ack(await joining);
-        announceCount(nsp, gameId);
-      } catch {
-        ack(false);
-      }
-    });
-
-    const onAnswer = async (payload: unknown, ack: unknown) => {
-      if (typeof ack !== 'function') return;
-      const receivedAt = ctx.now().getTime();
-      const parsed = liveAnswerSchema.safeParse(payload);
-      if (!parsed.success) return ack({ ok: false, error: 'Malformed answer' });
-      try {
-        ack(await acceptAnswer(socket, parsed.data, receivedAt));
-      } catch (err) {
-        ack({ ok: false, error: err instanceof HttpError ? err.message : 'The answer could not be stored' });
-      }
-    };
-    socket.on('answer', (payload, ack) => {
-      answerPaths.ordinary++;
-      void onAnswer(payload, ack);
-    });
-    // On the direct path, most answers skip socket.io's incoming layers to the same handler, and
-    // acknowledgements skip its outgoing ones (decision 011).
-    transport.adopt(socket, {
-      event: 'answer',
-      listener: (payload, ack) => {
-        answerPaths.direct++;
-        void onAnswer(payload, ack);
-      },
-    });
+    socket.on('lobby', onLobby);
+    socket.on('answer', onOrdinaryAnswer);
+    transport.adopt(socket, directAnswer);
   });
 
   async function joinLobby(socket: LiveSocket): Promise<boolean> {
@@ -287,7 +285,7 @@ export function registerLiveNamespace(
     if (!info) return { ok: false, error: 'No such live game' };
     // Scoring starts at the complete time: an answer after it would be stored but never counted.
     if (receivedAt >= info.completeAt) return { ok: false, error: 'This game is over' };
-    if (!answerInTime(info.schedule, answer.question_i, receivedAt, socket.data.rttMs / 2)) {
+    if (!answerInTime(info.schedule, answer.question_i, receivedAt, roundTripMs(socket) / 2)) {
       return { ok: false, error: notInTime(info.schedule, answer.question_i, receivedAt) };
     }
     validateAnswer(
@@ -298,7 +296,7 @@ export function registerLiveNamespace(
       const stored = await batcher.add(
         participationId,
         answer,
-        answeredAt(receivedAt, socket.data.rttMs / 2),
+        answeredAt(receivedAt, roundTripMs(socket) / 2),
       );
       return { ok: true, answer: stored };
     } catch (err) {

@@ -1,12 +1,15 @@
 import type { Socket as TcpSocket } from 'node:net';
+import { compactEvents } from './compact-events';
+import { shareHandshakeTime } from './connection-leftovers';
 import { idleDescriptor, writeFrame, writeFrameTo } from './direct-frames';
-import { receiveEventDirectly } from './direct-receive';
+import { type DirectEvent, receiveEventDirectly } from './direct-receive';
 import {
   type Ack,
   acknowledgeDirectly,
   checkInternals,
   directStream,
   type TransportSocket,
+  trimDecoderListeners,
   wsStreamOf,
 } from './socket-internals';
 
@@ -18,7 +21,7 @@ import {
 // is carried by socket.io's own emits and handlers. TLS sockets always are.
 
 export { encodeEventFrame } from './direct-frames';
-export type { Ack, TransportSocket };
+export type { Ack, DirectEvent, TransportSocket };
 
 /** Where the transport says which path it took (Fastify's logger in the app). */
 export interface TransportLog {
@@ -28,12 +31,6 @@ export interface TransportLog {
 
 /** 'unchecked' until the first live websocket socket connects. */
 export type TransportPath = 'unchecked' | 'direct' | 'socket.io';
-
-/** An event to read straight off a socket's stream, and its handler (as socket.io would call it). */
-export interface DirectEvent {
-  event: string;
-  listener: (payload: unknown, ack: Ack) => void;
-}
 
 export class LiveTransport {
   private state: TransportPath = 'unchecked';
@@ -58,9 +55,14 @@ export class LiveTransport {
   /**
    * Takes a live socket as it connects: the first on a websocket runs the self-check; then, on the
    * direct path and not on TLS, its acknowledgements go out as direct frames and `direct.event`
-   * packets are read straight off its stream (socket.io's own handler stays for the others).
+   * packets are read straight off its stream (socket.io's own handler stays for the others). Pass
+   * the same `direct` for every socket: its stream reader is made once for it. Call it once the
+   * socket's listeners are on: their table is compacted (compact-events.ts).
    */
-  adopt(socket: TransportSocket, direct?: DirectEvent): void {
+  adopt<S extends TransportSocket>(socket: S, direct?: DirectEvent<S>): void {
+    compactEvents(socket);
+    trimDecoderListeners(socket);
+    shareHandshakeTime(socket);
     if (this.state === 'unchecked' && socket.conn.transport.name === 'websocket') this.check(socket);
     if (this.state !== 'direct') return;
     if (wsStreamOf(socket)?.encrypted) {
@@ -73,7 +75,7 @@ export class LiveTransport {
       return;
     }
     acknowledgeDirectly(socket);
-    if (direct) receiveEventDirectly(socket, direct.event, direct.listener);
+    if (direct) receiveEventDirectly(socket, direct);
   }
 
   /**

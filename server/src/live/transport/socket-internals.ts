@@ -16,13 +16,17 @@ export interface TransportSocket {
 
 export type Ack = (...args: unknown[]) => void;
 
-/** ws's Receiver (receiver.js): whether it holds part of a frame. */
+/** ws's Receiver (receiver.js): whether it holds part of a frame, and what it keeps of the last. */
 interface WsReceiver {
   _state: number;
   _bufferedBytes: number;
   _fragmented: number;
   _errored: boolean;
   writableLength: number;
+  /** The chunks not yet read. */
+  _buffers: Buffer[];
+  /** The last frame's mask: a view of the chunk it came in, which it keeps. */
+  _mask: Buffer | undefined;
 }
 
 /** ws's WebSocket (websocket.js): its state, TCP stream and frame reader. */
@@ -47,7 +51,7 @@ export interface IoSocket {
   nsp: { name: string };
   connected: boolean;
   conn: EngineConn;
-  client: { decoder: { reconstructor?: unknown } };
+  client: { decoder: { reconstructor?: unknown; _callbacks?: Record<string, unknown> } };
   ack(id: number): Ack;
   /** `socket.use` middleware. */
   fns: unknown[];
@@ -106,6 +110,8 @@ export function checkInternals(socket: TransportSocket): string | null {
   for (const key of ['_state', '_bufferedBytes', '_fragmented', 'writableLength'])
     if (typeof receiver[key] !== 'number') return `ws: Receiver.${key} is not a number`;
   if (typeof receiver._errored !== 'boolean') return 'ws: Receiver._errored is not a boolean';
+  if (!Array.isArray(receiver._buffers)) return 'ws: Receiver._buffers is not an array';
+  if (!('_mask' in receiver)) return 'ws: Receiver._mask is missing';
   const tcp = ws._socket;
   if (!(tcp instanceof NetSocket)) return 'ws: WebSocket._socket is not a net.Socket';
   const stream = tcp as unknown as Record<string, unknown>;
@@ -147,22 +153,48 @@ export function directStream(socket: TransportSocket): TcpSocket | null {
 }
 
 /**
+ * What ws's reader keeps of the frames it read, let go once it is between frames: the last mask (a
+ * view that keeps the whole chunk it came in, ~0.3 KB) and its queue of chunks, grown to room for
+ * 16 by the first (~0.15 KB). ws sets both afresh for the next frame.
+ */
+export function releaseReceived(socket: IoSocket): void {
+  const receiver = socket.conn.transport.socket?._receiver;
+  if (receiver?._state !== 0 || receiver._bufferedBytes !== 0) return;
+  receiver._mask = undefined;
+  if (receiver._buffers.length === 0) receiver._buffers = [];
+}
+
+/**
+ * socket.io's decoder keeps its one 'decoded' listener in an array grown to room for 16 (~0.13 KB);
+ * an array of its size takes its place (component-emitter reads it afresh at every event).
+ */
+export function trimDecoderListeners(socket: TransportSocket): void {
+  const callbacks = internalsOf(socket).client.decoder._callbacks;
+  const decoded = callbacks?.$decoded;
+  if (callbacks && Array.isArray(decoded)) callbacks.$decoded = decoded.slice();
+}
+
+/**
  * Acknowledgements to this socket's events go out as frames written directly too, when engine.io
  * has nothing in flight for it (the same test as broadcasts, so order is kept); otherwise through
  * socket.io's own. An answer burst acknowledges thousands a second, and socket.io's path cost
  * about as much per acknowledgement as the kernel's write itself (live benchmark, decision 011).
+ * One maker serves every socket (`this` is the socket): a closure and a bound copy of socket.io's
+ * maker per socket cost ~0.4 KB of heap a player (decision 029).
  */
 export function acknowledgeDirectly(socket: TransportSocket): void {
-  const maker = internalsOf(socket);
-  const viaSocketIo = maker.ack.bind(socket);
-  maker.ack = (id) => {
-    let sent = false;
-    return (...args) => {
-      if (sent) return;
-      sent = true;
-      const tcp = directStream(socket);
-      if (tcp && !hasBinary(args)) writeFrame(tcp, encodeAckFrame(socket.nsp.name, id, args));
-      else viaSocketIo(id)(...args);
-    };
+  internalsOf(socket).ack = directAck;
+}
+
+/** socket.io's `ack(id)` in place: the acknowledgement of packet `id`, sent once. */
+function directAck(this: IoSocket, id: number): Ack {
+  let sent = false;
+  return (...args) => {
+    if (sent) return;
+    sent = true;
+    const tcp = directStream(this);
+    if (tcp && !hasBinary(args)) writeFrame(tcp, encodeAckFrame(this.nsp.name, id, args));
+    // socket.io's own maker, from the prototype the own property shadows.
+    else (Object.getPrototypeOf(this) as IoSocket).ack.call(this, id)(...args);
   };
 }
