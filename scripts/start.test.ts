@@ -67,7 +67,12 @@ it('npm start serves the app from the server bundle, without tsx, and stops on S
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   } finally {
-    child.kill('SIGKILL');
+    // On a failure: SIGTERM, which npm start passes on to the server (a SIGKILL would orphan it).
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      child.kill('SIGKILL');
+    }
     await rm(dataDir, { recursive: true, force: true });
   }
 }, 90_000);

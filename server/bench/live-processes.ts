@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LiveQuestionEvent } from '@hunch/contract';
+import { buildServer } from '../../scripts/build-server.mjs';
 import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
 import type { BatchRecord } from '../src/live/answer-batcher';
 import type { BroadcastRecord } from '../src/live/live-broadcast';
@@ -16,7 +17,6 @@ import type { FromWorker, ToWorker, WorkerReady, WorkerReport } from './live-mes
 // between them.
 
 const WORKER = path.join(import.meta.dirname, 'live-worker.ts');
-const MAIN = 'server/src/main.ts';
 
 export interface Metrics {
   heapUsed: number;
@@ -140,9 +140,9 @@ export async function startServer(
       '--expose-gc',
       ...res.serverNodeFlags(),
       ...profile,
-      '--import',
-      'tsx',
-      MAIN,
+      // The bundle npm start runs (scripts/build-server.mjs), not tsx, whose transform gives every
+      // closure a name table the real server does not have (decision 029).
+      await buildServer(),
     ],
     {
       env,
