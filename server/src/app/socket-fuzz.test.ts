@@ -232,6 +232,8 @@ describe.each(dbKinds)('every client-to-server socket event under hostile payloa
       let owed = 0;
       let answered = 0;
       let dropped = 0;
+      // Owed acknowledgements lost with a connection engine.io closed for a giant message.
+      let lost = 0;
       // Sockets that were sent a message bigger than engine.io takes: the server may close them.
       const giants = new WeakSet<Socket>();
       // Over polling, engine.io sends the messages in flight in one HTTP body, and the limit is the
@@ -283,6 +285,7 @@ describe.each(dbKinds)('every client-to-server socket event under hostile payloa
           dropped++;
           // engine.io closes a connection that sends more than it takes in one message: only then.
           if (!giants.has(socket)) problems.push(`connection closed while waiting on ${brief(t.args)}`);
+          else if (isOwed) lost++;
           return;
         }
         if (reply === 'timeout') {
@@ -295,11 +298,11 @@ describe.each(dbKinds)('every client-to-server socket event under hostile payloa
       }
       for (const s of sockets.values()) (await s).close();
       counts.push(
-        `${namespace} ${event} ${throws.length} (acknowledged ${answered}/${owed} owed, ${dropped} closed)`,
+        `${namespace} ${event} ${throws.length} (acknowledged ${answered}/${owed} owed, ${dropped} closed, ${lost} owed lost with a giant)`,
       );
       expect(problems).toEqual([]);
       expect(throws.length).toBeGreaterThanOrEqual(RUNS);
-      expect(answered).toBeGreaterThanOrEqual(owed);
+      expect(answered).toBeGreaterThanOrEqual(owed - lost);
     }, 120_000);
   }
 
