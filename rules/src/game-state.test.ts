@@ -21,37 +21,54 @@ const schedule = {
 };
 const at = (iso: string) => new Date(iso);
 const ms = (d: Date, delta: number) => new Date(d.getTime() + delta);
+const UNSCORED = { scored: false, pendingOutcomes: 0 };
+const SCORED = { scored: true, pendingOutcomes: 0 };
 
 describe('gameStateAt', () => {
   it('is closed before open and open exactly at open', () => {
-    expect(gameStateAt(schedule, ms(at(schedule.open), -1), false)).toBe('closed');
-    expect(gameStateAt(schedule, at(schedule.open), false)).toBe('open');
+    expect(gameStateAt(schedule, ms(at(schedule.open), -1), UNSCORED)).toBe('closed');
+    expect(gameStateAt(schedule, at(schedule.open), UNSCORED)).toBe('open');
   });
 
   it('is standby exactly at standby', () => {
-    expect(gameStateAt(schedule, ms(at(schedule.standby), -1), false)).toBe('open');
-    expect(gameStateAt(schedule, at(schedule.standby), false)).toBe('standby');
+    expect(gameStateAt(schedule, ms(at(schedule.standby), -1), UNSCORED)).toBe('open');
+    expect(gameStateAt(schedule, at(schedule.standby), UNSCORED)).toBe('standby');
   });
 
   it('is results at complete until scored, then complete', () => {
-    expect(gameStateAt(schedule, ms(at(schedule.complete), -1), false)).toBe('standby');
-    expect(gameStateAt(schedule, at(schedule.complete), false)).toBe('results');
-    expect(gameStateAt(schedule, at(schedule.complete), true)).toBe('complete');
-    expect(gameStateAt(schedule, at('2030-01-01T00:00:00Z'), false)).toBe('results');
+    expect(gameStateAt(schedule, ms(at(schedule.complete), -1), UNSCORED)).toBe('standby');
+    expect(gameStateAt(schedule, at(schedule.complete), UNSCORED)).toBe('results');
+    expect(gameStateAt(schedule, at(schedule.complete), SCORED)).toBe('complete');
+    expect(gameStateAt(schedule, at('2030-01-01T00:00:00Z'), UNSCORED)).toBe('results');
+  });
+
+  it('stays in results from complete on while an outcome is pending, scored or not', () => {
+    for (const scored of [false, true]) {
+      const pending = { scored, pendingOutcomes: 1 };
+      expect(gameStateAt(schedule, at(schedule.complete), pending)).toBe('results');
+      expect(gameStateAt(schedule, at('2030-01-01T00:00:00Z'), { scored, pendingOutcomes: 2 })).toBe(
+        'results',
+      );
+      expect(gameStatusAt(schedule, at('2030-01-01T00:00:00Z'), pending)).toBe('ongoing');
+      // Before complete the clock alone decides.
+      expect(gameStateAt(schedule, at(schedule.standby), pending)).toBe('standby');
+    }
   });
 
   it('ignores the scored flag before complete', () => {
-    expect(gameStateAt(schedule, at(schedule.open), true)).toBe('open');
-    expect(gameStateAt(schedule, at(schedule.standby), true)).toBe('standby');
+    expect(gameStateAt(schedule, at(schedule.open), SCORED)).toBe('open');
+    expect(gameStateAt(schedule, at(schedule.standby), SCORED)).toBe('standby');
   });
 
   it('accepts Date schedules', () => {
     const dates = { open: at(schedule.open), standby: at(schedule.standby), complete: at(schedule.complete) };
-    expect(gameStateAt(dates, at('2025-03-01T11:00:00Z'), false)).toBe('open');
+    expect(gameStateAt(dates, at('2025-03-01T11:00:00Z'), UNSCORED)).toBe('open');
   });
 
   it('throws on an unparseable time', () => {
-    expect(() => gameStateAt({ ...schedule, standby: 'soon' }, at(schedule.open), false)).toThrow(RangeError);
+    expect(() => gameStateAt({ ...schedule, standby: 'soon' }, at(schedule.open), UNSCORED)).toThrow(
+      RangeError,
+    );
   });
 
   it('never goes back in time (property)', () => {
@@ -60,13 +77,15 @@ describe('gameStateAt', () => {
       fc.property(
         fc.array(fc.integer({ min: 0, max: 1e12 }), { minLength: 5, maxLength: 5 }),
         fc.boolean(),
-        (raw, scored) => {
+        fc.nat(3),
+        (raw, scored, pendingOutcomes) => {
           const [a, b, c, t1, t2] = raw as [number, number, number, number, number];
           const [open, standby, complete] = [a, b, c].sort((x, y) => x - y) as [number, number, number];
           const s = { open: new Date(open), standby: new Date(standby), complete: new Date(complete) };
           const [early, late] = t1 <= t2 ? [t1, t2] : [t2, t1];
           return (
-            order(gameStateAt(s, new Date(early), scored)) <= order(gameStateAt(s, new Date(late), scored))
+            order(gameStateAt(s, new Date(early), { scored, pendingOutcomes })) <=
+            order(gameStateAt(s, new Date(late), { scored, pendingOutcomes }))
           );
         },
       ),
@@ -76,21 +95,21 @@ describe('gameStateAt', () => {
 
 describe('gameStatusAt', () => {
   it('maps states to list statuses', () => {
-    expect(gameStatusAt(schedule, at('2025-03-01T09:00:00Z'), false)).toBe('upcoming');
-    expect(gameStatusAt(schedule, at('2025-03-01T11:00:00Z'), false)).toBe('ongoing');
-    expect(gameStatusAt(schedule, at('2025-03-01T12:30:00Z'), false)).toBe('ongoing');
-    expect(gameStatusAt(schedule, at('2025-03-01T14:00:00Z'), false)).toBe('ongoing');
-    expect(gameStatusAt(schedule, at('2025-03-01T14:00:00Z'), true)).toBe('recent');
+    expect(gameStatusAt(schedule, at('2025-03-01T09:00:00Z'), UNSCORED)).toBe('upcoming');
+    expect(gameStatusAt(schedule, at('2025-03-01T11:00:00Z'), UNSCORED)).toBe('ongoing');
+    expect(gameStatusAt(schedule, at('2025-03-01T12:30:00Z'), UNSCORED)).toBe('ongoing');
+    expect(gameStatusAt(schedule, at('2025-03-01T14:00:00Z'), UNSCORED)).toBe('ongoing');
+    expect(gameStatusAt(schedule, at('2025-03-01T14:00:00Z'), SCORED)).toBe('recent');
   });
 
   it('is recent for under 7 days after complete, past from then on', () => {
     const complete = at(schedule.complete);
-    expect(gameStatusAt(schedule, ms(complete, RECENT_WINDOW_MS - 1), true)).toBe('recent');
-    expect(gameStatusAt(schedule, ms(complete, RECENT_WINDOW_MS), true)).toBe('past');
+    expect(gameStatusAt(schedule, ms(complete, RECENT_WINDOW_MS - 1), SCORED)).toBe('recent');
+    expect(gameStatusAt(schedule, ms(complete, RECENT_WINDOW_MS), SCORED)).toBe('past');
   });
 
   it('keeps an unscored game ongoing however old', () => {
-    expect(gameStatusAt(schedule, at('2030-01-01T00:00:00Z'), false)).toBe('ongoing');
+    expect(gameStatusAt(schedule, at('2030-01-01T00:00:00Z'), UNSCORED)).toBe('ongoing');
   });
 });
 
@@ -112,12 +131,12 @@ describe('nextStateChangeAt', () => {
           const s = { open: new Date(open), standby: new Date(standby), complete: new Date(complete) };
           const now = new Date(t);
           const next = nextStateChangeAt(s, now);
-          const state = gameStateAt(s, now, false);
+          const state = gameStateAt(s, now, UNSCORED);
           if (next === null) return state === 'results';
           return (
             next.getTime() > t &&
-            gameStateAt(s, ms(next, -1), false) === state &&
-            gameStateAt(s, next, false) !== state
+            gameStateAt(s, ms(next, -1), UNSCORED) === state &&
+            gameStateAt(s, next, UNSCORED) !== state
           );
         },
       ),

@@ -26,23 +26,36 @@ function boundaries(schedule: ScheduleInput): [number, number, number] {
   return [toMs(schedule.open), toMs(schedule.standby), toMs(schedule.complete)];
 }
 
+/** Where a game's scoring stands, as stored. */
+export interface ScoringProgress {
+  /** The scores are written (games.scored_at). */
+  scored: boolean;
+  /**
+   * Outcomes a host still owes: predict questions whose outcome is 'pending', not entered yet and
+   * not voided (hosting spec §3).
+   */
+  pendingOutcomes: number;
+}
+
 /**
- * The game's state at `now`. Derived only from the schedule and the stored scoring flag, so every
- * process computes the same answer. `scored` matters only once the clock has reached
- * schedule.complete: before that the clock alone decides.
+ * The game's state at `now`. Derived only from the schedule and the stored scoring progress, so
+ * every process computes the same answer. The progress matters only once the clock has reached
+ * schedule.complete: before that the clock alone decides. From then on a game is 'complete' once
+ * scored with no outcome pending; while any is pending it stays in 'results', whatever `scored`
+ * says, so nobody sees final results a host has still to settle.
  */
-export function gameStateAt(schedule: ScheduleInput, now: Date, scored: boolean): GameState {
+export function gameStateAt(schedule: ScheduleInput, now: Date, progress: ScoringProgress): GameState {
   const [open, standby, complete] = boundaries(schedule);
   const t = toMs(now);
   if (t < open) return 'closed';
   if (t < standby) return 'open';
   if (t < complete) return 'standby';
-  return scored ? 'complete' : 'results';
+  return progress.scored && progress.pendingOutcomes === 0 ? 'complete' : 'results';
 }
 
 /** Which list a game belongs to: upcoming, ongoing (open/standby/results), recent or past. */
-export function gameStatusAt(schedule: ScheduleInput, now: Date, scored: boolean): GameStatus {
-  const state = gameStateAt(schedule, now, scored);
+export function gameStatusAt(schedule: ScheduleInput, now: Date, progress: ScoringProgress): GameStatus {
+  const state = gameStateAt(schedule, now, progress);
   switch (state) {
     case 'closed':
       return 'upcoming';

@@ -19,7 +19,7 @@ interface GameRow {
   participants: number;
   question_count: number;
   subcommunities: [string, string][] | null;
-  /** Texts of the pending predict questions still without an outcome; null once scored. */
+  /** Texts of the pending predict questions still without an outcome (not voided); null if none. */
   waiting_for: string[] | null;
 }
 
@@ -33,10 +33,9 @@ const GAME_SELECT = `
          (SELECT json_agg(json_build_array(sc.endpoint, sc.name) ORDER BY sc.name)
             FROM game_subcommunities gs JOIN communities sc ON sc.id = gs.community_id
            WHERE gs.game_id = g.id) AS subcommunities,
-         CASE WHEN g.scored_at IS NULL THEN
-           (SELECT json_agg(q.text ORDER BY q.i) FROM questions q
-             WHERE q.game_id = g.id AND q.outcome_kind = 'pending' AND q.outcome IS NULL AND NOT q.voided)
-         END AS waiting_for
+         (SELECT json_agg(q.text ORDER BY q.i) FROM questions q
+           WHERE q.game_id = g.id AND q.outcome_kind = 'pending' AND q.outcome IS NULL AND NOT q.voided)
+           AS waiting_for
     FROM games g
     JOIN series s ON s.id = g.series_id
     JOIN communities c ON c.id = s.community_id`;
@@ -48,7 +47,8 @@ function presentGame(row: GameRow, now: Date): Game {
     complete: new Date(row.complete_at).toISOString(),
   };
   const subcommunities = Object.fromEntries(row.subcommunities ?? []);
-  const state = gameStateAt(schedule, now, row.scored);
+  const progress = { scored: row.scored, pendingOutcomes: row.waiting_for?.length ?? 0 };
+  const state = gameStateAt(schedule, now, progress);
   return {
     uuid: row.uuid,
     name: row.name ?? row.series_name,
@@ -58,7 +58,7 @@ function presentGame(row: GameRow, now: Date): Game {
     schedule,
     synchronous: row.synchronous,
     state,
-    status: gameStatusAt(schedule, now, row.scored),
+    status: gameStatusAt(schedule, now, progress),
     participants: row.participants,
     subcommunities,
     groups: { age: [...AGE_BRACKETS], geo: [], community: Object.keys(subcommunities) },

@@ -36,13 +36,28 @@ function countedQuestion(q: QuestionRow, questions: readonly QuestionRow[]): Que
   return (q.linked_vote_i !== null ? questions.find((v) => v.i === q.linked_vote_i) : undefined) ?? q;
 }
 
+/**
+ * A pending outcome is the host's to enter: scoring never stands the crowd's median in for it. The
+ * scoring claim waits for every pending outcome and a host call refuses to leave one owed on a
+ * scored game, so meeting one here is a bug: refuse (the transaction rolls back) rather than guess.
+ */
+function refusePendingTruth(q: QuestionRow): void {
+  if (q.outcome_kind === 'pending' && q.outcome === null)
+    throw new Error(
+      `Question ${q.i + 1} has no outcome yet: a game is not scored before its pending outcomes`,
+    );
+}
+
 export function planNeeds(questions: readonly QuestionRow[]): PlanNeeds {
   const countsOf = new Set<number>();
   const mediansOf: number[] = [];
   for (const q of questions) {
     if (q.voided || q.kind === 'vote') continue;
     if (q.kind === 'guess') countsOf.add(countedQuestion(q, questions).i);
-    else if (q.outcome === null) mediansOf.push(q.i);
+    else {
+      refusePendingTruth(q);
+      if (q.outcome === null) mediansOf.push(q.i);
+    }
   }
   return { countsOf: [...countsOf], mediansOf };
 }
@@ -75,6 +90,7 @@ export function planQuestions(
       const tally = counted.choices.map((_, c) => byChoice?.get(c) ?? 0);
       return { ...plan, mode: BY_CHOICE, choicePoints: tally.map((_, c) => guessPoints(c, tally)) };
     }
+    refusePendingTruth(q);
     const slider = { min: q.slider_min ?? 0, max: q.slider_max ?? 0 };
     return {
       ...plan,

@@ -3,7 +3,7 @@ import type { SeasonGameInput } from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../platform/db/database';
-import { openTestDb } from '../test/test-db';
+import { dbKinds, openTestDb } from '../test/test-db';
 import { COMMAND_LINE } from './audit-log';
 import { importSeason } from './season-import';
 import { SeasonRefusal } from './season-refusal';
@@ -11,10 +11,10 @@ import { SeasonRefusal } from './season-refusal';
 // A live game's results are scored at its complete time, so it must be over by then. Content is
 // created through the season import (the seed too), so that is where the rule is held.
 
-describe('authoring a live game', () => {
+describe.each(dbKinds)('authoring a live game (%s)', (kind) => {
   let db: Db;
   beforeAll(async () => {
-    db = await openTestDb('pglite');
+    db = await openTestDb(kind);
   });
   afterAll(() => db.close());
 

@@ -63,6 +63,10 @@ function outcomeOf(q: QuestionRow, medians: Map<string, number>): HostGame['ques
   return 'pending';
 }
 
+/** An outcome the host still owes (hosting spec §3): the game waits in 'results' for it. */
+const isPendingOutcome = (q: QuestionRow) =>
+  q.kind === 'predict' && q.outcome_kind === 'pending' && q.outcome === null && !q.voided;
+
 /** Every game of a community as the console lists it: series by series, in schedule order. */
 export async function hostGames(db: Queryable, communityId: number, now: Date): Promise<HostGame[]> {
   const games = await db.query<GameRow>(
@@ -82,7 +86,9 @@ export async function hostGames(db: Queryable, communityId: number, now: Date): 
   );
   const medians = await crowdMedians(db, communityId);
   const byGame = new Map<string, HostGame['questions']>();
+  const pending = new Map<string, number>();
   for (const q of questions.rows) {
+    if (isPendingOutcome(q)) pending.set(q.game_id, (pending.get(q.game_id) ?? 0) + 1);
     const list = byGame.get(q.game_id) ?? [];
     list.push({
       i: q.i,
@@ -108,7 +114,7 @@ export async function hostGames(db: Queryable, communityId: number, now: Date): 
       key: g.key,
       uuid: g.uuid,
       name: g.name,
-      state: gameStateAt(schedule, now, g.scored),
+      state: gameStateAt(schedule, now, { scored: g.scored, pendingOutcomes: pending.get(g.uuid) ?? 0 }),
       locked: now.getTime() >= new Date(g.open_at).getTime(),
       schedule,
       participants: g.participants,

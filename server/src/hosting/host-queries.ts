@@ -47,6 +47,20 @@ export async function removeHost(db: Queryable, communityId: number, userId: num
   return rows.length > 0;
 }
 
+/** A question `q` whose outcome the host still owes (hosting spec §3): its game waits for it. */
+const PENDING_OUTCOME = `q.outcome_kind = 'pending' AND q.outcome IS NULL AND NOT q.voided`;
+
+/** Per game of `uuids`, how many outcomes it still waits for (games waiting for none are absent). */
+export async function pendingOutcomeCounts(db: Queryable, uuids: string[]): Promise<Map<string, number>> {
+  if (uuids.length === 0) return new Map();
+  const { rows } = await db.query<{ game_id: string; n: number }>(
+    `SELECT q.game_id::text AS game_id, count(*)::int AS n FROM questions q
+      WHERE q.game_id = ANY($1::uuid[]) AND ${PENDING_OUTCOME} GROUP BY q.game_id`,
+    [uuids],
+  );
+  return new Map(rows.map((r) => [r.game_id, r.n]));
+}
+
 interface HostedRow {
   id: number;
   endpoint: string;
@@ -62,6 +76,7 @@ interface HostedRow {
   next_standby: Date | null;
   next_complete: Date | null;
   next_scored: boolean | null;
+  next_pending: number | null;
 }
 
 /**
@@ -76,15 +91,15 @@ export async function hostedCommunities(
   const { rows } = await db.query<HostedRow>(
     `SELECT c.id, c.endpoint, c.name, c.image, c.kind, c.listed,
             (SELECT count(*)::int FROM questions q JOIN games g ON g.id = q.game_id JOIN series s ON s.id = g.series_id
-              WHERE s.community_id = c.id AND q.outcome_kind = 'pending' AND q.outcome IS NULL
-                AND NOT q.voided AND g.standby_at <= $2) AS pending,
+              WHERE s.community_id = c.id AND ${PENDING_OUTCOME} AND g.standby_at <= $2) AS pending,
             n.id::text AS next_uuid, COALESCE(n.name, n.series_name) AS next_name, n.series_endpoint AS next_series,
             n.open_at AS next_open, n.standby_at AS next_standby, n.complete_at AS next_complete,
-            (n.scored_at IS NOT NULL) AS next_scored
+            (n.scored_at IS NOT NULL) AS next_scored, n.pending AS next_pending
        FROM communities c
        LEFT JOIN LATERAL (
          SELECT g.id, g.name, s.name AS series_name, s.endpoint AS series_endpoint,
-                g.open_at, g.standby_at, g.complete_at, g.scored_at
+                g.open_at, g.standby_at, g.complete_at, g.scored_at,
+                (SELECT count(*)::int FROM questions q WHERE q.game_id = g.id AND ${PENDING_OUTCOME}) AS pending
            FROM games g JOIN series s ON s.id = g.series_id
           WHERE s.community_id = c.id AND g.scored_at IS NULL
           ORDER BY g.standby_at LIMIT 1) n ON true
@@ -112,7 +127,7 @@ export async function hostedCommunities(
                 complete: new Date(r.next_complete!),
               },
               now,
-              !!r.next_scored,
+              { scored: !!r.next_scored, pendingOutcomes: r.next_pending ?? 0 },
             ),
             open: new Date(r.next_open!).toISOString(),
             standby: new Date(r.next_standby!).toISOString(),

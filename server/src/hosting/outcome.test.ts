@@ -3,9 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameClock } from '../games/game-clock';
 import { adminName, postSeason, signUp } from '../test/hosting-factories';
 import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
-import { dbKinds } from '../test/test-db';
+import { type DbKind, dbKinds } from '../test/test-db';
 
 const HOUR = 3_600_000;
+
+interface PlayedGame {
+  t: TestApp;
+  admin: TestClient;
+  host: TestClient;
+  players: { client: TestClient; name: string }[];
+  uuid: string;
+  announced: [string, GameState][];
+  clocks: GameClock[];
+  doc: SeasonInput;
+  start: number;
+}
 
 /**
  * Outcomes and re-scoring (hosting spec §3), with the points worked out by hand from DESIGN §2:
@@ -16,18 +28,15 @@ const HOUR = 3_600_000;
  *   truth 60: 81, 64, 36 -> totals 181, 114, 136; ranks 1, 3, 2; percentiles 100, 0, 50.
  *   truth 80: 49, 100, 16 -> totals 149, 150, 116; ranks 2, 1, 3.
  *   predict voided: totals 100, 50, 100; ranks 1, 3, 1 (standard competition ranking).
+ * playedGame sets this game up, played by those three, with its hooks in the calling describe.
  */
-describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) => {
-  let t: TestApp;
-  let admin: TestClient;
-  let host: TestClient;
-  const players: { client: TestClient; name: string }[] = [];
-  let uuid: string;
-  const announced: [string, GameState][] = [];
-  let clocks: GameClock[];
+function playedGame(kind: DbKind) {
+  // The app and its clients come to life in beforeAll; the tests read them from here after that.
+  const g = { players: [], announced: [] } as unknown as PlayedGame;
   const name = adminName();
   const start = Date.now();
-  const doc: SeasonInput = {
+  g.start = start;
+  g.doc = {
     community: { endpoint: `outcomes-${start.toString(36)}`, name: 'Outcomes' },
     series: [
       {
@@ -38,8 +47,8 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
             key: 'w1',
             schedule: {
               open: new Date(start - HOUR).toISOString(),
-              standby: new Date(start + HOUR).toISOString(),
-              complete: new Date(start + 2 * HOUR).toISOString(),
+              standby: new Date(g.start + HOUR).toISOString(),
+              complete: new Date(g.start + 2 * HOUR).toISOString(),
             },
             questions: [
               { kind: 'vote', text: 'Pick one', choices: ['A', 'B', 'C'] },
@@ -58,16 +67,19 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
   };
 
   beforeAll(async () => {
-    t = await startTestApp(kind, { config: { adminUsers: [name] } });
-    t.clock.now = new Date(start);
-    admin = t.client();
-    await signUp(admin, name);
-    const res = await postSeason(admin, doc);
+    const t = await startTestApp(kind, { config: { adminUsers: [name] } });
+    g.t = t;
+    g.t.clock.now = new Date(start);
+    g.admin = t.client();
+    await signUp(g.admin, name);
+    const res = await postSeason(g.admin, g.doc);
     expect(res.statusCode, res.body).toBe(200);
-    uuid = res.json<SeasonImportResult>().games[0]!.uuid!;
-    host = t.client();
-    const hostName = await signUp(host);
-    expect((await admin.put(`/api/host/hosts/${doc.community.endpoint}/${hostName}`)).statusCode).toBe(200);
+    g.uuid = res.json<SeasonImportResult>().games[0]!.uuid!;
+    g.host = t.client();
+    const hostName = await signUp(g.host);
+    expect((await g.admin.put(`/api/host/hosts/${g.doc.community.endpoint}/${hostName}`)).statusCode).toBe(
+      200,
+    );
     const answers = [
       [0, 0, 50],
       [0, 1, 80],
@@ -76,60 +88,75 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
     for (const [vote, guess, number] of answers) {
       const client = t.client();
       const player = { client, name: await signUp(client) };
-      players.push(player);
-      expect((await client.put(`/api/community_membership/${doc.community.endpoint}`)).statusCode).toBe(200);
+      g.players.push(player);
+      expect((await client.put(`/api/community_membership/${g.doc.community.endpoint}`)).statusCode).toBe(
+        200,
+      );
       expect(
-        (await client.post(`/api/participation/${uuid}`, { json: { subcommunity: null } })).statusCode,
+        (await client.post(`/api/participation/${g.uuid}`, { json: { subcommunity: null } })).statusCode,
       ).toBe(200);
       for (const body of [
         { question_i: 0, choice_i: vote, number_answer: null },
         { question_i: 1, choice_i: guess, number_answer: null },
         { question_i: 2, choice_i: null, number_answer: number },
       ]) {
-        const put = await client.put(`/api/answer/weekly/${uuid}`, { json: body });
+        const put = await client.put(`/api/answer/weekly/${g.uuid}`, { json: body });
         expect(put.statusCode, put.body).toBe(200);
       }
     }
     // Two processes' clocks: scoring is claimed in the database, so only one of them scores.
-    clocks = [0, 1].map(() => new GameClock(t.ctx, (id, state) => announced.push([id, state])));
+    g.clocks = [0, 1].map(() => new GameClock(t.ctx, (id, state) => g.announced.push([id, state])));
   });
-  afterAll(() => t.close());
+  afterAll(() => g.t.close());
 
-  const outcome = (client: TestClient, body: object, i = 2) =>
-    client.request('PUT', `/api/host/outcome/${uuid}/${i}`, { json: body });
-  const board = async () => {
-    const rows = (await players[0]!.client.get(`/api/leaderboard/${uuid}?p=1`)).json();
-    return players.map((p) => [rows[p.name].s, rows[p.name].r, rows[p.name].p]);
+  return {
+    g,
+    outcome: (client: TestClient, body: object, i = 2) =>
+      client.request('PUT', `/api/host/outcome/${g.uuid}/${i}`, { json: body }),
+    board: async () => {
+      const rows = (await g.players[0]!.client.get(`/api/leaderboard/${g.uuid}?p=1`)).json();
+      return g.players.map((p) => [rows[p.name].s, rows[p.name].r, rows[p.name].p]);
+    },
+    tick: () => Promise.all(g.clocks.map((c) => c.tick())),
+    game: async () => (await g.t.client().get(`/api/game/${g.uuid}`)).json(),
+    audit: async () =>
+      (await g.host.get(`/api/host/audit/${g.doc.community.endpoint}`))
+        .json()
+        .entries.filter((e: { action: string }) => /^(outcome|question)\./.test(e.action))
+        .map((e: { action: string; old: unknown; new: unknown }) => [e.action, e.old, e.new]),
   };
-  const tick = () => Promise.all(clocks.map((c) => c.tick()));
-  const state = async () => (await t.client().get(`/api/game/${uuid}`)).json().state;
+}
+
+describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) => {
+  const { g, outcome, board, tick, game, audit } = playedGame(kind);
+  const state = async () => (await game()).state;
 
   it('refuses an outcome before standby (409), off the slider or for a vote (400), and to others', async () => {
-    expect((await outcome(host, { outcome: 60 })).statusCode).toBe(409);
-    t.clock.now = new Date(start + 90 * 60_000);
-    const off = await outcome(host, { outcome: 101 });
+    expect((await outcome(g.host, { outcome: 60 })).statusCode).toBe(409);
+    g.t.clock.now = new Date(g.start + 90 * 60_000);
+    const off = await outcome(g.host, { outcome: 101 });
     expect([off.statusCode, off.body]).toEqual([400, 'The outcome must lie on the slider, from 0 to 100']);
-    expect((await outcome(host, { outcome: 1 }, 0)).statusCode).toBe(400);
-    expect((await outcome(host, { outcome: 'sixty' })).statusCode).toBe(400);
-    expect((await outcome(host, { outcome: 60 }, 7)).statusCode).toBe(404);
-    expect((await outcome(players[0]!.client, { outcome: 60 })).statusCode).toBe(403);
-    expect((await outcome(t.client(), { outcome: 60 })).statusCode).toBe(401);
+    expect((await outcome(g.host, { outcome: 1 }, 0)).statusCode).toBe(400);
+    expect((await outcome(g.host, { outcome: 'sixty' })).statusCode).toBe(400);
+    expect((await outcome(g.host, { outcome: 60 }, 7)).statusCode).toBe(404);
+    expect((await outcome(g.players[0]!.client, { outcome: 60 })).statusCode).toBe(403);
+    expect((await outcome(g.t.client(), { outcome: 60 })).statusCode).toBe(401);
   });
 
   it('keeps the game in results past complete until the outcome, then scores it exactly once', async () => {
-    t.clock.now = new Date(start + 3 * HOUR);
+    g.t.clock.now = new Date(g.start + 3 * HOUR);
     await tick();
     expect(await state()).toBe('results');
     // Two hosts press at once while both clocks tick: one scoring, one 'complete' announced.
     const [a, b] = await Promise.all([
-      outcome(host, { outcome: 60 }),
-      outcome(admin, { outcome: 60 }),
+      outcome(g.host, { outcome: 60 }),
+      outcome(g.admin, { outcome: 60 }),
       tick(),
     ]);
     expect([a!.statusCode, b!.statusCode]).toEqual([200, 200]);
     await Promise.all([tick(), tick()]);
     expect(await state()).toBe('complete');
-    expect(announced.filter(([id, s]) => id === uuid && s === 'complete')).toHaveLength(1);
+    expect(g.announced.filter(([id, s]) => id === g.uuid && s === 'complete')).toHaveLength(1);
     expect(await board()).toEqual([
       [181, 1, 100],
       [114, 3, 0],
@@ -138,7 +165,7 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
   });
 
   it('re-scores a correction at once: scores, ranks, percentiles, community ranks and statistics', async () => {
-    const res = await outcome(host, { outcome: 80 });
+    const res = await outcome(g.host, { outcome: 80 });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().state).toBe('complete');
     expect(await board()).toEqual([
@@ -146,27 +173,85 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
       [150, 1, 100],
       [116, 3, 0],
     ]);
-    const stats = (await players[0]!.client.get(`/api/question_stats/${uuid}`)).json();
+    const stats = (await g.players[0]!.client.get(`/api/question_stats/${g.uuid}`)).json();
     expect(JSON.stringify(stats)).toContain('"correct_numbers":[80]');
-    const rank = await players[1]!.client.get(`/api/community_rank/${doc.community.endpoint}`);
+    const rank = await g.players[1]!.client.get(`/api/community_rank/${g.doc.community.endpoint}`);
     expect(rank.json()).toMatchObject({ s: 150, r: 1 });
   });
 
   it('scores a voided question 0 for everyone, and records every change in the audit log', async () => {
-    expect((await outcome(host, { void: true })).statusCode).toBe(200);
+    expect((await outcome(g.host, { void: true })).statusCode).toBe(200);
     expect(await board()).toEqual([
       [100, 1, 50],
       [50, 3, 0],
       [100, 1, 50],
     ]);
-    const audit = (await host.get(`/api/host/audit/${doc.community.endpoint}`)).json();
-    const changes = audit.entries
-      .filter((e: { action: string }) => /^(outcome|question)\./.test(e.action))
-      .map((e: { action: string; old: unknown; new: unknown }) => [e.action, e.old, e.new]);
-    expect(changes).toEqual([
+    expect(await audit()).toEqual([
       ['question.voided', { outcome: 80, voided: false }, { outcome: 80, voided: true }],
       ['outcome.corrected', { outcome: 60, voided: false }, { outcome: 80, voided: false }],
       ['outcome.entered', { outcome: null, voided: false }, { outcome: 60, voided: false }],
+    ]);
+  });
+});
+
+/**
+ * Restoring a voided pending question of a scored game that never got its outcome: re-scoring
+ * could only guess its truth, so the host is told to enter it first (hosting spec §3).
+ */
+describe.each(dbKinds)('restoring a voided pending question (%s)', (kind) => {
+  const { g, outcome, board, tick, game, audit } = playedGame(kind);
+  const VOIDED = [
+    [100, 1, 50],
+    [50, 3, 0],
+    [100, 1, 50],
+  ];
+
+  it('restores it freely while the game is not scored: the game waits for the outcome again', async () => {
+    g.t.clock.now = new Date(g.start + 90 * 60_000);
+    expect((await outcome(g.host, { void: true })).statusCode).toBe(200);
+    const restored = await outcome(g.host, { void: false });
+    expect(restored.statusCode, restored.body).toBe(200);
+    g.t.clock.now = new Date(g.start + 3 * HOUR);
+    await tick();
+    expect(await game()).toMatchObject({ state: 'results', waiting_for: ['How many?'] });
+    // Voided again, the game waits for nothing and is scored with the question at 0.
+    const voided = await outcome(g.host, { void: true });
+    expect(voided.json()).toMatchObject({ state: 'results', waiting_for: [] });
+    await tick();
+    expect(await game()).toMatchObject({ state: 'complete', waiting_for: [] });
+    expect(await board()).toEqual(VOIDED);
+  });
+
+  it('refuses to restore it once the game is scored while its outcome is missing, changing nothing', async () => {
+    const logged = await audit();
+    const res = await outcome(g.host, { void: false });
+    expect([res.statusCode, res.body]).toEqual([
+      400,
+      'Question 3 has no outcome yet: enter it first, then restore the question',
+    ]);
+    expect(await game()).toMatchObject({ state: 'complete', waiting_for: [] });
+    expect(await board()).toEqual(VOIDED);
+    expect(await audit()).toEqual(logged);
+    const listed = (await g.host.get(`/api/host/games/${g.doc.community.endpoint}`)).json();
+    expect(listed.games[0].questions[2]).toMatchObject({ outcome: 'pending', voided: true });
+  });
+
+  it('takes the outcome of the voided question, then restores it and re-scores with it', async () => {
+    const entered = await outcome(g.host, { outcome: 60 });
+    expect(entered.statusCode, entered.body).toBe(200);
+    expect(entered.json().state).toBe('complete');
+    expect(await board()).toEqual(VOIDED);
+    const restored = await outcome(g.host, { void: false });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json()).toMatchObject({ state: 'complete', waiting_for: [] });
+    expect(await board()).toEqual([
+      [181, 1, 100],
+      [114, 3, 0],
+      [136, 2, 50],
+    ]);
+    expect((await audit()).slice(0, 2)).toEqual([
+      ['question.restored', { outcome: 60, voided: true }, { outcome: 60, voided: false }],
+      ['outcome.entered', { outcome: null, voided: true }, { outcome: 60, voided: true }],
     ]);
   });
 });

@@ -55,6 +55,28 @@ export function checkOutcome(target: Target, i: number, change: HostOutcome, now
 }
 
 /**
+ * Refuses, inside the transaction, a change that would leave a scored game with an outcome to
+ * enter: restoring a voided pending question never entered. Re-scoring could only guess its truth,
+ * and the game would show 'complete' while the console asks for the outcome; entering it stays
+ * possible while the question is voided, then restoring it re-scores with it.
+ */
+async function refuseOwedOutcome(tx: Queryable, uuid: string, i: number): Promise<void> {
+  const { rows } = await tx.query<{ i: number }>(
+    `SELECT i FROM questions
+      WHERE game_id = $1 AND outcome_kind = 'pending' AND outcome IS NULL AND NOT voided ORDER BY i LIMIT 1`,
+    [uuid],
+  );
+  const owed = rows[0]?.i;
+  if (owed === undefined) return;
+  throw new HttpError(
+    400,
+    owed === i
+      ? `Question ${i + 1} has no outcome yet: enter it first, then restore the question`
+      : `Question ${owed + 1} has no outcome yet: enter it first`,
+  );
+}
+
+/**
  * Enters, corrects or voids in one transaction with its audit record; a game already scored is
  * scored again in the same transaction. The game's row lock orders this against the clock's
  * scoring claim and against other hosts' calls, so a game is scored once, then re-scored in turn.
@@ -107,7 +129,11 @@ export async function applyOutcome(
         new: after,
       },
     ]);
-    if (game.rows[0]!.scored) await rescore(tx, uuid);
+    if (game.rows[0]!.scored) {
+      // Thrown before anything commits: the update and its audit record roll back with it.
+      await refuseOwedOutcome(tx, uuid, i);
+      await rescore(tx, uuid);
+    }
     return true;
   });
 }

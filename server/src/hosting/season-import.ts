@@ -7,9 +7,10 @@ import {
   type SeasonProblem,
 } from '@hunch/contract';
 import { gameStateAt } from '@hunch/rules';
-import type { Db } from '../platform/db/database';
+import type { Db, Queryable } from '../platform/db/database';
 import { HttpError } from '../platform/http/http-error';
 import type { Actor } from './audit-log';
+import { pendingOutcomeCounts } from './host-queries';
 import { applyPlan, type PlacedGame } from './season-apply';
 import { type Bundle, readBundle } from './season-bundle';
 import { imageKey, imageRefs, resolveImages } from './season-images';
@@ -44,15 +45,30 @@ export interface ImportOptions {
   scheduleChanged?(games: { uuid: string; state: GameState }[]): Promise<void>;
 }
 
-/** The stored games a plan moves in time, with their state after the move. */
-function movedGames(plan: SeasonPlan, now: Date): { uuid: string; state: GameState }[] {
-  return plan.series.flatMap((s) =>
+/**
+ * The stored games a plan moves in time, with their state after the move: read once the plan is
+ * applied, inside its transaction, for the outcomes they wait for then.
+ */
+async function movedGames(
+  tx: Queryable,
+  plan: SeasonPlan,
+  now: Date,
+): Promise<{ uuid: string; state: GameState }[]> {
+  const moved = plan.series.flatMap((s) =>
     s.games.flatMap(({ old, next }) =>
       old && (['open', 'standby', 'complete'] as const).some((b) => old[b].getTime() !== next[b].getTime())
-        ? [{ uuid: old.uuid, state: gameStateAt(next, now, old.scored) }]
+        ? [{ old, next }]
         : [],
     ),
   );
+  const pending = await pendingOutcomeCounts(
+    tx,
+    moved.map(({ old }) => old.uuid),
+  );
+  return moved.map(({ old, next }) => ({
+    uuid: old.uuid,
+    state: gameStateAt(next, now, { scored: old.scored, pendingOutcomes: pending.get(old.uuid) ?? 0 }),
+  }));
 }
 
 const withPlaces = (problems: SeasonProblem[], text: SeasonText): SeasonProblem[] =>
@@ -133,7 +149,7 @@ export async function importSeason(
         // Files first: content-addressed, so a rolled-back import leaves only unused pictures.
         await images.store();
         games = await applyPlan(tx, planned.plan, opts.actor);
-        moved = movedGames(planned.plan, opts.now);
+        moved = await movedGames(tx, planned.plan, opts.now);
       }
       return { ...counts, games, dry_run: opts.dryRun };
     });

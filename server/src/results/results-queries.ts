@@ -22,8 +22,11 @@ export async function findResultsGame(
     standby_at: Date;
     complete_at: Date;
     scored: boolean;
+    pending: number;
   }>(
-    `SELECT id::text AS id, series_id, open_at, standby_at, complete_at, (scored_at IS NOT NULL) AS scored
+    `SELECT id::text AS id, series_id, open_at, standby_at, complete_at, (scored_at IS NOT NULL) AS scored,
+            (SELECT count(*)::int FROM questions q WHERE q.game_id = games.id
+                AND q.outcome_kind = 'pending' AND q.outcome IS NULL AND NOT q.voided) AS pending
        FROM games WHERE id = $1::uuid`,
     [uuid],
   );
@@ -35,7 +38,8 @@ export async function findResultsGame(
     standby: new Date(g.standby_at),
     complete: new Date(g.complete_at),
   };
-  return { id: g.id, seriesId: g.series_id, complete: gameStateAt(schedule, now, g.scored) === 'complete' };
+  const state = gameStateAt(schedule, now, { scored: g.scored, pendingOutcomes: g.pending });
+  return { id: g.id, seriesId: g.series_id, complete: state === 'complete' };
 }
 
 // ---------------------------------------------------------------------------------------------
