@@ -56,7 +56,7 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
   };
   const data = registerDataNamespace(io, ctx, handshakeUser);
   // Statistics of a game are aggregated once, inside its scoring transaction.
-  const clock = new GameClock(ctx, (id, state) => data.announce(id, state), buildStatsCache);
+  const clock = new GameClock(ctx, (id, state) => data.announce(id, state), buildStatsCache, app.log);
   clock.start();
   const live = registerLiveNamespace(io, ctx, handshakeUser, app.log);
   // The benchmark measures fan-out from the moment each broadcast began, and times answer batches.

@@ -5,6 +5,11 @@ import { type AfterScoring, gamesDueForScoring, scoreGame } from './scoring';
 
 export type AnnounceState = (gameId: string, state: GameState) => void;
 
+/** Where a game that failed to score is reported (the app's logger). */
+export interface ClockLog {
+  error(details: object, message: string): void;
+}
+
 /** How far back a missed boundary is still announced (a server that was down catches up). */
 const CATCH_UP = '1 hour';
 
@@ -40,6 +45,7 @@ export class GameClock {
     private readonly ctx: AppContext,
     private readonly announce: AnnounceState,
     private readonly afterScoring?: AfterScoring,
+    private readonly log?: ClockLog,
   ) {}
 
   start(intervalMs = 500): void {
@@ -64,15 +70,24 @@ export class GameClock {
     const now = this.ctx.now();
     for (const { game_id, state } of await claimBoundaries(this.ctx.db, now)) this.announce(game_id, state);
     for (const id of await gamesDueForScoring(this.ctx.db, now)) {
-      // The 'complete' claim commits with the scores: a game is never scored but left unannounced.
-      const scored = await scoreGame(this.ctx.db, id, now, async (tx, gameId) => {
-        await this.afterScoring?.(tx, gameId);
-        await tx.query(
-          `INSERT INTO game_state_events (game_id, state) VALUES ($1, 'complete') ON CONFLICT DO NOTHING`,
-          [gameId],
-        );
-      });
-      if (scored) this.announce(id, 'complete');
+      // One game that cannot be scored (its transaction rolled back: a host's change raced the
+      // claim) must not hold up the others due in this tick; it is tried again on the next one.
+      try {
+        if (await this.score(id, now)) this.announce(id, 'complete');
+      } catch (err) {
+        this.log?.error({ err, gameId: id }, 'Scoring a game failed; it stays unscored and is tried again');
+      }
     }
+  }
+
+  private score(id: string, now: Date): Promise<boolean> {
+    // The 'complete' claim commits with the scores: a game is never scored but left unannounced.
+    return scoreGame(this.ctx.db, id, now, async (tx, gameId) => {
+      await this.afterScoring?.(tx, gameId);
+      await tx.query(
+        `INSERT INTO game_state_events (game_id, state) VALUES ($1, 'complete') ON CONFLICT DO NOTHING`,
+        [gameId],
+      );
+    });
   }
 }
