@@ -27,8 +27,9 @@ describe('server node flags', () => {
     for (const cpus of [1, 2]) expect(heapLimit(serverNodeFlags(cpus))).toBeGreaterThan(plain);
   });
 
-  it("fixes glibc's mmap threshold for the server, unless the operator chose one", () => {
-    expect(serverEnv({})).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
-    expect(serverEnv({ MALLOC_MMAP_THRESHOLD_: '65536' })).toEqual({});
+  it("fixes glibc's mmap threshold and arenas for the server, unless the operator chose them", () => {
+    expect(serverEnv({})).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' });
+    expect(serverEnv({ MALLOC_MMAP_THRESHOLD_: '65536' })).toEqual({ MALLOC_ARENA_MAX: '2' });
+    expect(serverEnv({ MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_ARENA_MAX: '4' })).toEqual({});
   });
 });

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const { db } = database;
+  let { db } = database;
   try {
     await migrate(db);
   } catch (err) {
@@ -37,8 +37,17 @@ async function main(): Promise<void> {
   }
   const uploadsDir = path.join(config.dataDir, 'uploads');
   await ensureDefaultImages(uploadsDir);
-  const ctx: AppContext = { db, config, uploadsDir, now: () => new Date(), hooks: new AppHooks() };
-  if (config.seedDemo) await seedDemoIfEmpty(ctx);
+  const context = (): AppContext => ({
+    db,
+    config,
+    uploadsDir,
+    now: () => new Date(),
+    hooks: new AppHooks(),
+  });
+  // The first start creates and seeds the database: the embedded one is then opened afresh, so
+  // the memory that work took is not kept for the server's whole life (docs/decisions/026).
+  if (config.seedDemo && (await seedDemoIfEmpty(context()))) db = await database.reopen();
+  const ctx = context();
 
   const app = await buildApp(ctx);
   const realtime = await attachRealtime(app, ctx);
