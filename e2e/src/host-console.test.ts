@@ -17,7 +17,8 @@ import {
  * The host console (hosting spec §2) as the demo host uses it, against the real server with the
  * demo data and the built web app: each screen at phone and desktop size with axe and screenshots,
  * a question edited and saved on a game that has not opened, a refused value shown beside its
- * field, and a player who hosts nothing kept out. One test per screen.
+ * field, a season file's problems listed at their paths, and a player who hosts nothing kept out.
+ * One test per screen.
  */
 
 const HOST = { username: 'demo_host', password: 'hunch123' };
@@ -78,6 +79,51 @@ describe('host console: the demo host edits a game', () => {
     await main().getByText(HOST.username, { exact: true }).first().waitFor();
     await main().getByRole('button', { name: 'Check' }).first().waitFor();
     await checkScreen(page, 'host-community');
+  });
+
+  screen('/host/{community}: a season file with mistakes is checked, each problem at its path', async () => {
+    const endpoint = communityPath.split('/').at(-1)!;
+    // Three mistakes a host makes: a short series endpoint, a vote with one choice, a slider whose
+    // max is below its min. A check (dry run) writes nothing whatever it finds.
+    const yaml = [
+      'community:',
+      `  endpoint: ${endpoint}`,
+      `  name: ${COMMUNITY}`,
+      'series:',
+      '  - endpoint: ab',
+      '    name: Spring Cup',
+      '    games:',
+      '      - key: round-1',
+      '        schedule: {open: 2036-03-01T18:00:00Z, standby: 2036-03-02T18:00:00Z, complete: 2036-03-03T18:00:00Z}',
+      '        questions:',
+      '          - {kind: vote, text: Best team?, choices: [Reds]}',
+      '          - {kind: predict, text: Goals?, slider: {min: 10, max: 0, step: 1}, outcome: pending}',
+      '',
+    ].join('\n');
+    const panel = main().getByRole('region', { name: 'Import and export' });
+    await panel.getByLabel('Season file', { exact: true }).setInputFiles({
+      name: 'spring-cup.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from(yaml),
+    });
+    await panel.getByRole('button', { name: 'Check', exact: true }).click();
+    const problems = panel.getByRole('alert').filter({ hasText: /^Not imported: \d+ problems/ });
+    await problems.waitFor();
+    const items = await problems.getByRole('listitem').allTextContents();
+    expect(items.length, items.join('\n')).toBeGreaterThanOrEqual(3);
+    for (const [path, message] of [
+      ['series.0.endpoint', 'An endpoint is 3 to 40 characters'],
+      ['series.0.games.0.questions.0.choices', 'Give 2 to 12 choices'],
+      ['series.0.games.0.questions.1.slider.max', 'max must be above min'],
+    ] as const) {
+      expect(
+        items.some((t) => t.startsWith(path) && t.includes(message)),
+        `${path}: ${message} in\n${items.join('\n')}`,
+      ).toBe(true);
+    }
+    await checkScreen(page, 'host-import-errors');
+    // Nothing was written: no series of that name.
+    expect(await main().getByRole('link', { name: 'Spring Cup' }).count()).toBe(0);
   });
 
   screen('/host/{community}/{series}: games with their state, New game, Duplicate', async () => {

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import yazl from 'yazl';
@@ -114,6 +114,20 @@ function zipOf(files: Record<string, Buffer | string>): Promise<Buffer> {
     zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
     zip.outputStream.on('error', reject);
   });
+}
+
+/**
+ * A breakdown card's tiles as a person reads them: each term ('Your answer', 'The answer',
+ * 'Points', …) with the text of its definition, spaces collapsed.
+ */
+async function factsOf(card: Locator): Promise<Record<string, string>> {
+  const terms = card.getByRole('term');
+  await expect.poll(() => terms.count(), WAIT).toBeGreaterThan(0);
+  const names = await terms.allTextContents();
+  const values = await card.getByRole('definition').allTextContents();
+  expect(values.length, 'one definition per term').toBe(names.length);
+  const tidy = (t: string) => t.replace(/\s+/g, ' ').trim();
+  return Object.fromEntries(names.map((n, k) => [tidy(n), tidy(values[k]!)]));
 }
 
 const footerOf = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -448,29 +462,49 @@ describe('hosting journeys', () => {
       );
     });
 
-    screen('players: the question breakdown shows the three questions and their answers', async () => {
+    screen('players: the breakdown shows each answer, the outcome and the points by hand', async () => {
+      // DESIGN §2 by hand (see `expected`): the vote's crowd favourite and the guess's answer are
+      // River loop (2 of 2 votes); the predict's answer is the outcome the host entered.
+      const truths = [CHOICES[0], CHOICES[0], `${OUTCOME} runners`];
+      const truthTerms = ['Crowd favourite', 'The answer', 'The answer'];
+      const texts = [VOTE, GUESS, PREDICT];
       await Promise.all(
-        players().map(async ({ s: { page }, vote, guess, left }, k) => {
+        players().map(async ({ s: { page }, name, vote, guess, left }, k) => {
+          const { points, total, rank } = expected[name]!;
+          const main = mainOf(page);
           await page
             .getByRole('navigation', { name: 'Results' })
             .getByRole('link', { name: 'Question Breakdown' })
             .click();
           await page.waitForURL((url) => url.pathname.endsWith('/results/breakdown'));
-          const cards = page.getByRole('main').locator('ol.breakdown-list > li');
+          await main.getByText(`You scored ${total} points: rank ${rank} of 2.`, { exact: true }).waitFor();
+          // One card per question: a list item headed by the question's text.
+          const cards = main.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3 }) });
           await expect.poll(() => cards.count(), WAIT).toBe(3);
           const yours = [vote, guess, `${50 - left} runners`];
-          const texts = [VOTE, GUESS, PREDICT];
+          const verdicts = [
+            '★ With the crowd',
+            guess === CHOICES[0] ? '✓ Right' : '✗ Wrong',
+            `✗ Off by ${Math.abs(50 - left - OUTCOME)} runners`,
+          ];
+          // What the Points tile says (a vote scores nothing and says so).
+          const pointsText = [
+            `${points[0]} points: votes are not scored`,
+            ...points.slice(1).map((n) => `${n} ${n === 1 ? 'point' : 'points'}`),
+          ];
           for (let i = 0; i < 3; i++) {
-            const card = cards.nth(i);
+            const card = cards.filter({
+              has: page.getByRole('heading', { level: 3, name: texts[i], exact: true }),
+            });
             await card.getByText(new RegExp(`^Question ${i + 1} · `)).waitFor();
-            await card.getByRole('heading', { name: texts[i] }).waitFor();
-            expect
-              .soft(await card.locator('.breakdown-meta').textContent(), `question ${i + 1}: answers counted`)
-              .toContain('2 answers');
-            // The 'Your answer' tile (its term, then the value).
-            const mine = card.locator('.answer-fact-yours');
-            await expect.poll(() => mine.locator('dt').textContent(), WAIT).toBe('Your answer');
-            expect(((await mine.locator('.answer-fact-value').textContent()) ?? '').trim()).toBe(yours[i]);
+            await card.getByText('2 answers', { exact: true }).waitFor();
+            const facts = await factsOf(card);
+            const at = `${name}, question ${i + 1}`;
+            expect(Object.keys(facts), `${at}: the tiles`).toEqual(['Your answer', truthTerms[i], 'Points']);
+            // 'Your answer' is the answer, then its verdict (two spans: no space between them).
+            expect(facts['Your answer'], `${at}: Your answer`).toBe(`${yours[i]}${verdicts[i]}`);
+            expect(facts[truthTerms[i]!], `${at}: ${truthTerms[i]}`).toBe(truths[i]);
+            expect(facts.Points, `${at}: Points`).toBe(pointsText[i]);
           }
           await shot(page, `hosting-1-breakdown-${k === 0 ? '390x844' : '1280x800'}`);
         }),
