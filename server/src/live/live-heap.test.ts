@@ -7,11 +7,13 @@ import { makeGame } from '../test/factories';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
 import { until } from '../test/until';
+import { SHARED_HEARTBEAT } from './transport/heartbeats';
 import { roundTripMs } from './transport/round-trips';
 
 // What a live player costs the server's heap (decision 029): no closure, timer or copy of a
 // function per player where one shared by all does, no opening request kept, listener tables
-// without hash tables or `once` wrappers. Each check fails if the per-player thing comes back.
+// without hash tables or `once` wrappers, no heartbeat timer, Maps or room sets of its own. Each
+// check fails if the per-player thing comes back.
 
 type ClientSocket = Socket<GameServerToClient, GameClientToServer>;
 
@@ -19,9 +21,16 @@ type ClientSocket = Socket<GameServerToClient, GameClientToServer>;
 interface Conn {
   request: unknown;
   _events: object;
+  pingIntervalTimer: unknown;
+  sentCallbackFn: unknown[];
   transport: {
     _events: object;
-    socket: { _events: object; _socket: { rawListeners(event: string): unknown[] } };
+    socket: {
+      _events: object;
+      _extensions: object;
+      _receiver: { _extensions: object };
+      _socket: { _peername: unknown; rawListeners(event: string): unknown[] };
+    };
   };
   rawListeners(event: string): unknown[];
 }
@@ -33,8 +42,10 @@ interface Live {
   ack: unknown;
   acks: Map<number, unknown>;
   conn: Conn;
+  client: { sockets: unknown; nsps: unknown; decoder: { opts: object } };
+  nsp: { adapter: { sids: Map<string, unknown>; rooms: Map<string, unknown> } };
   request: { headers: Record<string, string | undefined> };
-  handshake: { headers: Record<string, string | undefined> };
+  handshake: { headers: Record<string, string | undefined>; auth: object; query: object };
 }
 
 describe('a live player on the heap', () => {
@@ -77,6 +88,8 @@ describe('a live player on the heap', () => {
     for (const event of ['lobby', 'answer', 'disconnect'])
       expect(a.listeners(event)).toEqual(b.listeners(event));
     expect(a.ack).toBe(b.ack);
+    // ... from a prototype: an own property takes room of its own in every socket.
+    expect(Object.hasOwn(a, 'ack')).toBe(false);
     const reader = (s: Live) => s.conn.transport.socket._socket.rawListeners('data');
     expect(reader(a)).toEqual(reader(b));
     expect(a.conn.rawListeners('packet')).toEqual(b.conn.rawListeners('packet'));
@@ -114,6 +127,35 @@ describe('a live player on the heap', () => {
             expect((f as { name: string }).name).not.toBe('bound onceWrapper');
       }
       expect(s.rooms.has(s.id)).toBe(false);
+    }
+  });
+
+  it('shares what is the same for every player: decoder options, auth, query, ws extensions', () => {
+    const [a, b] = sockets as [Live, Live];
+    expect(a.client.decoder.opts).toBe(b.client.decoder.opts);
+    expect(a.handshake.auth).toBe(b.handshake.auth);
+    expect(a.handshake.query).toBe(b.handshake.query);
+    const ws = (s: Live) => s.conn.transport.socket;
+    expect(ws(a)._extensions).toBe(ws(b)._extensions);
+    expect(ws(a)._receiver._extensions).toBe(ws(a)._extensions);
+    for (const s of sockets) expect(ws(s)._socket._peername).toBeNull();
+  });
+
+  it('keeps no heartbeat timer, no Map with a table and no room set of its own', () => {
+    for (const s of sockets) {
+      // One queue pings every connection (transport/heartbeats.ts); it knows when it pinged.
+      expect(s.conn.pingIntervalTimer).toBe(SHARED_HEARTBEAT);
+      expect(s.conn.rawListeners('packetCreate')).toEqual([]);
+      // Maps of at most one entry without a hash table (transport/small-maps.ts).
+      for (const map of [s.acks, s.client.sockets, s.client.nsps]) expect(map).not.toBeInstanceOf(Map);
+      expect(s.client.nsps).toMatchObject({ size: 1 });
+      // Without Redis: no slice rooms, no set of rooms in the adapter.
+      expect(s.nsp.adapter.sids.has(s.id)).toBe(false);
+      expect([...s.nsp.adapter.rooms.keys()].filter((r) => r.startsWith('slice:'))).toEqual([]);
+      // One disconnect listener, not an array of ours.
+      expect(typeof (s._events as { disconnect?: unknown }).disconnect).toBe('function');
+      // engine.io's queue of send callbacks, emptied once the probe's answer came.
+      expect(s.conn.sentCallbackFn).toEqual([]);
     }
   });
 

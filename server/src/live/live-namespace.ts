@@ -12,7 +12,7 @@ import { answersOf, validateAnswer } from '../core/participation';
 import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
 import { AnswerBatcher, BATCHER_DEFAULTS, type BatcherLog, EntryGoneError } from './answer-batcher';
-import { SlicedBroadcaster } from './live-broadcast';
+import { type OutgoingEvent, SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
 import { countPlayers, enterLiveGame, playerStanding } from './live-queries';
 import { notInTime, representationRefusal } from './live-refusals';
@@ -175,10 +175,11 @@ export function registerLiveNamespace(
         if (refusal) return next(new Error(refusal));
         if (!standing.subMember) return next(new Error(`Join ${represented.name} to represent it`));
       }
-      // `joining` from the start: a property added later takes room of its own, per player.
+      // `joining` from the start: a property added later takes room of its own, per player. The
+      // game's id is the schedule's string, not a slice of the namespace's name per player.
       socket.data = {
         userId,
-        gameId,
+        gameId: info.gameId === gameId ? info.gameId : gameId,
         subcommunity: sub,
         participationId: standing.entry,
         joining: undefined,
@@ -233,14 +234,22 @@ export function registerLiveNamespace(
     },
   };
 
+  /** Every live socket's one disconnect listener (`this` is the socket; decision 029). */
+  function onDisconnect(this: LiveSocket) {
+    broadcaster.leave(this);
+    players.remove(this);
+    transport.release(this);
+  }
+
   parent.on('connection', (socket: LiveSocket) => {
     const { gameId } = socket.data;
-    broadcaster.join(socket);
+    broadcaster.add(socket);
     players.add(socket);
+    socket.on('disconnect', onDisconnect);
     announcer.watch(gameId);
     // socket.io puts each socket in a room of its own id (a set and an entry per player); nothing
     // sends to a live player by id, and broadcasts walk the sockets (decision 029).
-    void socket.leave(socket.id);
+    transport.leaveOwnRoom(socket);
     // The first round-trip estimate; engine.io's heartbeat keeps it fresh (transport/round-trips.ts).
     socket.emit('latency', probeRoundTrip(socket));
     // A failed resume leaves the player connected: the next event or reconnection brings them up to date.
@@ -347,16 +356,22 @@ export function registerLiveNamespace(
     // The count may have been cached (and a late joiner adds one): the next check corrects it.
     counts.get(gameId)?.served.set(socket, players);
     announceCount(socket.nsp as LiveNamespace, gameId);
-    socket.emit('resume', {
-      phase: phase.kind,
-      in_lobby: socket.data.participationId !== null,
-      answers,
-      players,
-      time_left: Math.max(0, phaseEndsAt(phase) - now),
-      last_question: phase.kind === 'between' ? questionEvent(info, phase.i, now) : null,
-      last_result: result && results.resumeEvent(result, phase, socket.data.participationId),
-    });
-    if (phase.kind === 'question') socket.emit('question', questionEvent(info, phase.i, now));
+    const events: OutgoingEvent[] = [
+      [
+        'resume',
+        {
+          phase: phase.kind,
+          in_lobby: socket.data.participationId !== null,
+          answers,
+          players,
+          time_left: Math.max(0, phaseEndsAt(phase) - now),
+          last_question: phase.kind === 'between' ? questionEvent(info, phase.i, now) : null,
+          last_result: result && results.resumeEvent(result, phase, socket.data.participationId),
+        },
+      ],
+    ];
+    if (phase.kind === 'question') events.push(['question', questionEvent(info, phase.i, now)]);
+    broadcaster.sendNow(socket, events);
   }
 
   return {

@@ -1,32 +1,18 @@
 /** What the index needs of a live socket. */
 export interface PlayerSocket {
   data: { userId: number };
-  on(event: 'disconnect', listener: (this: PlayerSocket) => void): unknown;
 }
 
 /**
  * This process's live sockets by player: leaving a community ends that player's sockets in its
- * games, found here without looking through every socket of the process. A socket leaves the index
- * when it disconnects, through one listener shared by all (no closure per socket). A player's one
- * socket is kept as it is, and only a second one makes a set: a set per player cost ~0.15 KB of
- * heap a player (decision 029).
+ * games, found here without looking through every socket of the process. The live namespace
+ * removes a socket when it disconnects (from its one disconnect listener for every socket: a
+ * listener each of ours made the socket's table an array, ~64 bytes). A player's one socket is
+ * kept as it is, and only a second one makes a set: a set per player cost ~0.15 KB of heap a
+ * player (decision 029).
  */
 export class PlayerSockets<S extends PlayerSocket> {
   private readonly byUser = new Map<number, S | Set<S>>();
-  private readonly forget: (this: PlayerSocket) => void;
-
-  constructor() {
-    const byUser = this.byUser;
-    this.forget = function (this: PlayerSocket) {
-      const userId = this.data.userId;
-      const sockets = byUser.get(userId);
-      if (sockets === this) byUser.delete(userId);
-      else if (sockets instanceof Set) {
-        sockets.delete(this as S);
-        if (sockets.size === 0) byUser.delete(userId);
-      }
-    };
-  }
 
   add(socket: S): void {
     const userId = socket.data.userId;
@@ -34,7 +20,17 @@ export class PlayerSockets<S extends PlayerSocket> {
     if (known === undefined) this.byUser.set(userId, socket);
     else if (known instanceof Set) known.add(socket);
     else if (known !== socket) this.byUser.set(userId, new Set([known, socket]));
-    socket.on('disconnect', this.forget);
+  }
+
+  /** A socket disconnected. */
+  remove(socket: S): void {
+    const userId = socket.data.userId;
+    const sockets = this.byUser.get(userId);
+    if (sockets === socket) this.byUser.delete(userId);
+    else if (sockets instanceof Set) {
+      sockets.delete(socket);
+      if (sockets.size === 0) this.byUser.delete(userId);
+    }
   }
 
   /** A player's sockets here (a copy: ending them changes the index). */

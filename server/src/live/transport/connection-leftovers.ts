@@ -40,7 +40,11 @@ interface OpeningTransport {
 }
 
 interface OpeningWs {
-  _socket?: TcpSocket | null;
+  _socket?: (TcpSocket & { _peername?: unknown }) | null;
+  /** ws's negotiated extensions, shared with its reader and writer: none here (no compression). */
+  _extensions?: unknown;
+  _receiver?: { _extensions?: unknown } | null;
+  _sender?: { _extensions?: unknown } | null;
   rawListeners(event: 'error'): ((...args: unknown[]) => void)[];
   removeListener(event: 'error', listener: (...args: unknown[]) => void): unknown;
 }
@@ -65,7 +69,7 @@ export function dropConnectionLeftovers(conn: OpeningConn): void {
     const kept: KeptRequest = {
       headers,
       url: request.url === undefined ? undefined : sharedCopy(lastUrl, request.url),
-      _query: request._query ?? {},
+      _query: sharedQuery(request._query ?? {}),
       connection: encrypted ? ENCRYPTED : PLAIN,
     };
     conn.request = kept;
@@ -85,11 +89,55 @@ export function dropConnectionLeftovers(conn: OpeningConn): void {
   const early = errors.find((f) => f.name === 'onUpgradeError');
   if (early && errors.length > 1) ws.removeListener('error', early);
   compactEvents(ws, ['close']);
+  shareNoExtensions(ws);
   const tcp = ws._socket;
   if (!tcp) return;
+  // Node's cache of the peer's address, made when engine.io read it (engine.io keeps its own copy
+  // of the address); Node makes it again if asked while the stream is open. ~56 bytes.
+  if (typeof tcp._peername === 'object' && tcp._peername !== null) tcp._peername = null;
   for (const f of tcp.rawListeners('close') as Listener[])
     if (f.listener && f.listener.name === '' && f.listener.toString() === RESPONSE_CLOSE)
       tcp.removeListener('close', f);
+}
+
+/** ws's extensions when none was negotiated: one frozen empty object for every connection. */
+const NO_EXTENSIONS = Object.freeze({});
+
+/**
+ * ws gives each connection an object of the extensions it negotiated, which its reader and writer
+ * share and only read (~56 bytes); with compression off it stays empty, and one empty object serves
+ * them all.
+ */
+function shareNoExtensions(ws: OpeningWs): void {
+  const own = ws._extensions;
+  if (own === NO_EXTENSIONS || typeof own !== 'object' || own === null) return;
+  if (Object.getPrototypeOf(own) !== Object.prototype || Reflect.ownKeys(own).length > 0) return;
+  const { _receiver: receiver, _sender: sender } = ws;
+  if (!receiver || !sender || receiver._extensions !== own || sender._extensions !== own) return;
+  ws._extensions = NO_EXTENSIONS;
+  receiver._extensions = NO_EXTENSIONS;
+  sender._extensions = NO_EXTENSIONS;
+}
+
+/**
+ * The query of a connection's URL (`EIO`, `transport` and the client's own parameters): equal for
+ * most connections, so one that equals the last seen takes its place (socket.io's handshake and the
+ * middleware only read it). ~56 bytes a player.
+ */
+function sharedQuery(query: Record<string, string>): Record<string, string> {
+  const last = lastQuery;
+  if (last && sameQuery(last, query)) return last;
+  lastQuery = query;
+  return query;
+}
+let lastQuery: Record<string, string> | undefined;
+
+function sameQuery(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b))
+    return false;
+  for (const k of keys) if (!Object.hasOwn(b, k) || a[k] !== b[k]) return false;
+  return true;
 }
 
 const isKept = (request: object): request is KeptRequest => !('socket' in request);

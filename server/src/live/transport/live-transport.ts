@@ -3,11 +3,14 @@ import { compactEvents } from './compact-events';
 import { shareHandshakeTime } from './connection-leftovers';
 import { idleDescriptor, writeFrame, writeFrameTo } from './direct-frames';
 import { type DirectEvent, receiveEventDirectly } from './direct-receive';
+import { heartbeatClosed } from './heartbeats';
 import {
   type Ack,
   acknowledgeDirectly,
   checkInternals,
   directStream,
+  leaveOwnRoom,
+  shrinkSocketParts,
   type TransportSocket,
   trimDecoderListeners,
   wsStreamOf,
@@ -63,6 +66,7 @@ export class LiveTransport {
     compactEvents(socket);
     trimDecoderListeners(socket);
     shareHandshakeTime(socket);
+    shrinkSocketParts(socket);
     if (this.state === 'unchecked' && socket.conn.transport.name === 'websocket') this.check(socket);
     if (this.state !== 'direct') return;
     if (wsStreamOf(socket)?.encrypted) {
@@ -76,6 +80,19 @@ export class LiveTransport {
     }
     acknowledgeDirectly(socket);
     if (direct) receiveEventDirectly(socket, direct);
+  }
+
+  /**
+   * Takes the socket out of socket.io's room of its own id, and out of the adapter's index when it
+   * is in no room then (socket-internals.ts): call it once the socket joined the rooms it needs.
+   */
+  leaveOwnRoom(socket: TransportSocket & { id: string; leave(room: string): unknown }): void {
+    leaveOwnRoom(socket);
+  }
+
+  /** A live socket disconnected: its connection's heartbeat is forgotten if the connection closed. */
+  release(socket: TransportSocket): void {
+    heartbeatClosed(socket.conn);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Socket as TcpSocket } from 'node:net';
 import { Socket as NetSocket } from 'node:net';
 import { type DirectTcp, encodeAckFrame, hasBinary, writeFrame } from './direct-frames';
+import { smaller } from './small-maps';
 
 // The direct path (decision 011) reads and replaces parts of socket.io 4.8, engine.io 6.6 and ws 8
 // that they keep private. Their shapes are written here, once; `checkInternals` verifies them on
@@ -46,12 +47,22 @@ export interface EngineConn {
   transport: { name: string; writable: boolean; socket?: WsSocket };
 }
 
+/** socket.io's Client (client.js): its decoder and its sockets by id and by namespace. */
+interface IoClient {
+  decoder: { reconstructor?: unknown; _callbacks?: Record<string, unknown>; opts?: unknown };
+  sockets?: unknown;
+  nsps?: unknown;
+}
+
 /** socket.io's Socket (socket.js): its acknowledgement maker, middleware, catch-alls and decoder. */
 export interface IoSocket {
   nsp: { name: string };
   connected: boolean;
   conn: EngineConn;
-  client: { decoder: { reconstructor?: unknown; _callbacks?: Record<string, unknown> } };
+  client: IoClient;
+  /** Acknowledgements awaited, by packet id. */
+  acks?: unknown;
+  handshake?: { auth?: unknown };
   ack(id: number): Ack;
   /** `socket.use` middleware. */
   fns: unknown[];
@@ -174,6 +185,76 @@ export function trimDecoderListeners(socket: TransportSocket): void {
   if (callbacks && Array.isArray(decoded)) callbacks.$decoded = decoded.slice();
 }
 
+/** The options every socket.io decoder is made with (socket.io passes none). */
+const DEFAULT_DECODER_OPTIONS = { reviver: undefined, maxAttachments: 10 };
+let sharedDecoderOptions: object | undefined;
+
+/** An empty object every socket's `handshake.auth` may share (nothing writes to it). */
+const NO_AUTH = Object.freeze({});
+
+const isPlainEmpty = (v: unknown) =>
+  isObject(v) && Object.getPrototypeOf(v) === Object.prototype && Reflect.ownKeys(v).length === 0;
+
+/**
+ * What socket.io keeps per player that one object or a smaller one can hold (decision 029): the
+ * decoder's options (the same for every decoder: ~40 bytes), an empty auth payload (~56 bytes),
+ * and the socket's and its client's Maps of at most one entry (small-maps.ts). Anything not as
+ * expected is left as it is.
+ */
+export function shrinkSocketParts(socket: TransportSocket): void {
+  const s = internalsOf(socket);
+  s.acks = smaller(s.acks);
+  const client = s.client;
+  client.sockets = smaller(client.sockets);
+  client.nsps = smaller(client.nsps);
+  const opts = client.decoder.opts;
+  if (isObject(opts) && sameEntries(opts, DEFAULT_DECODER_OPTIONS)) {
+    sharedDecoderOptions ??= Object.freeze({ ...opts });
+    client.decoder.opts = sharedDecoderOptions;
+  }
+  const handshake = s.handshake;
+  if (handshake && handshake.auth !== NO_AUTH && isPlainEmpty(handshake.auth)) handshake.auth = NO_AUTH;
+}
+
+/**
+ * socket.io puts each socket in a room of its own id, and its in-memory adapter keeps a set of
+ * rooms for each socket (its `sids`). Nothing sends to a live player by id (broadcasts walk the
+ * sockets), so the socket leaves that room; a socket then in no room at all leaves the adapter's
+ * index too, its set being empty (~0.2 KB a player, decision 029). What that index serves, sends
+ * to a whole namespace through the adapter (`nsp.emit`, `fetchSockets`), no longer reaches it.
+ */
+export function leaveOwnRoom(socket: TransportSocket & { id: string; leave(room: string): unknown }): void {
+  void socket.leave(socket.id);
+  const sids = (internalsOf(socket).nsp as { adapter?: { sids?: unknown } }).adapter?.sids;
+  if (!(sids instanceof Map)) return;
+  const rooms: unknown = sids.get(socket.id);
+  if (rooms instanceof Set && rooms.size === 0) sids.delete(socket.id);
+}
+
+/** Whether an object has exactly these own keys and values. */
+function sameEntries(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Reflect.ownKeys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((k) => typeof k === 'string' && a[k] === b[k] && k in b)
+  );
+}
+
+/**
+ * engine.io queues a batch of send callbacks per flush and takes it off when the write is done;
+ * the array, grown to room for 17 by its first flush, stays that size (~0.15 KB). Once it is empty
+ * (a write acknowledged by the player's answer is done), an empty array takes its place.
+ */
+export function settleEngineQueues(conn: object): void {
+  const c = conn as { sentCallbackFn?: unknown };
+  if (Array.isArray(c.sentCallbackFn) && c.sentCallbackFn.length === 0) c.sentCallbackFn = [];
+}
+
+/** Where the prototype with the direct maker keeps socket.io's own. */
+const SOCKET_IO_ACK = Symbol('hunch.socketIoAck');
+/** Per socket.io prototype, the prototype with the direct maker above it. */
+const directPrototypes = new WeakMap<object, object>();
+
 /**
  * Acknowledgements to this socket's events go out as frames written directly too, when engine.io
  * has nothing in flight for it (the same test as broadcasts, so order is kept); otherwise through
@@ -183,18 +264,31 @@ export function trimDecoderListeners(socket: TransportSocket): void {
  * maker per socket cost ~0.4 KB of heap a player (decision 029).
  */
 export function acknowledgeDirectly(socket: TransportSocket): void {
-  internalsOf(socket).ack = directAck;
+  const proto = Object.getPrototypeOf(socket) as object | null;
+  if (!proto || Object.hasOwn(proto, SOCKET_IO_ACK)) return;
+  let direct = directPrototypes.get(proto);
+  if (!direct) {
+    // socket.io's own maker stays reachable from the prototype below for the fallback.
+    direct = Object.create(proto, {
+      ack: { value: directAck, writable: true, configurable: true },
+      [SOCKET_IO_ACK]: { value: (proto as IoSocket).ack },
+    }) as object;
+    directPrototypes.set(proto, direct);
+  }
+  // On a prototype between the socket and socket.io's: an own property would need room of its own
+  // in every socket (~40 bytes, decision 029).
+  Object.setPrototypeOf(socket, direct);
 }
 
 /** socket.io's `ack(id)` in place: the acknowledgement of packet `id`, sent once. */
-function directAck(this: IoSocket, id: number): Ack {
+function directAck(this: IoSocket & { [SOCKET_IO_ACK]: IoSocket['ack'] }, id: number): Ack {
   let sent = false;
   return (...args) => {
     if (sent) return;
     sent = true;
     const tcp = directStream(this);
     if (tcp && !hasBinary(args)) writeFrame(tcp, encodeAckFrame(this.nsp.name, id, args));
-    // socket.io's own maker, from the prototype the own property shadows.
-    else (Object.getPrototypeOf(this) as IoSocket).ack.call(this, id)(...args);
+    // socket.io's own maker.
+    else this[SOCKET_IO_ACK].call(this, id)(...args);
   };
 }
