@@ -198,6 +198,35 @@ describe.each(dbKinds)('answer batcher on %s', (kind) => {
     );
   });
 
+  it('refuses as gone, without an error, a lone answer whose entry is deleted after the statement checked it', async () => {
+    // The race of a player leaving while their answer is written: the entry is there when the
+    // statement looks, and gone (a trigger deletes it, as the leave's transaction would) before
+    // the insert's foreign-key check.
+    const [pid] = participations.slice(40, 41);
+    await db.exec(`
+      CREATE FUNCTION leave_mid_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        DELETE FROM participations WHERE id = NEW.participation_id;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER leave_mid_insert BEFORE INSERT ON answers FOR EACH ROW
+        WHEN (NEW.question_i = 13) EXECUTE FUNCTION leave_mid_insert();`);
+    try {
+      const log = recordingLog();
+      const batcher = new AnswerBatcher(db, log);
+      const outcome = await batcher
+        .add(pid!, { question_i: 13, choice_i: 0, number_answer: null }, ANSWERED_AT)
+        .then(
+          () => 'stored',
+          (err: unknown) => err,
+        );
+      expect(outcome).toBeInstanceOf(EntryGoneError);
+      expect(log.lines).toEqual([]);
+    } finally {
+      await db.exec('DROP TRIGGER leave_mid_insert ON answers; DROP FUNCTION leave_mid_insert();');
+    }
+  });
+
   it('logs a batch that fails and stores it again without its bad answer, which alone fails', async () => {
     const log = recordingLog();
     const counted = countingStatements(db);

@@ -42,10 +42,15 @@ type Outcome = { stored: LiveAnswer } | { error: unknown };
  * the statement ran): storing the rest again without it succeeds. Other errors (a lost connection)
  * would fail every retry.
  */
-const isRowError = (err: unknown) => {
+const codeOf = (err: unknown) => {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+  return typeof code === 'string' ? code : undefined;
 };
+const isRowError = (err: unknown) => {
+  const code = codeOf(err);
+  return code !== undefined && (code.startsWith('22') || code.startsWith('23'));
+};
+const FOREIGN_KEY_VIOLATION = '23503';
 
 /** How often a batch's stored answers are read back before its players are told it failed. */
 const READ_BACK_TRIES = 3;
@@ -211,6 +216,14 @@ export class AnswerBatcher {
           );
       }
     } catch (err) {
+      // The one foreign key is the entry's: deleted (its player left) after the statement's check
+      // saw it and before the insert's own check. A refusal like any answer of a gone entry.
+      if (rows.length === 1 && codeOf(err) === FOREIGN_KEY_VIOLATION) {
+        outcomes.set(answerKey(rows[0]!.participationId, rows[0]!.answer.question_i), {
+          error: new EntryGoneError(),
+        });
+        return;
+      }
       const split = rows.length > 1 && isRowError(err);
       if (split && whole)
         this.log.error(
