@@ -2,6 +2,7 @@ import type { ProcessFigures } from '@hunch/contract';
 import { metricsRoutes, routeUrl } from '@hunch/contract';
 import { sleep } from './bench-util';
 import { rssMb, runUsers, startSoakServer, stopSoakServer } from './soak-bench';
+import { errorLines } from './soak-report';
 
 // npm run bench -- footprint: the server's memory as `npm start` runs it (PGlite, demo content, its
 // own live demo schedule) on a fresh data folder: idle a minute after it answers, then after 1,000
@@ -65,6 +66,8 @@ export async function benchFootprint(opts: FootprintOptions): Promise<boolean> {
       `  load: ${users} users, ${run.tally.requests} requests, ${world.live.answers} live answers, ${errors} error${errors === 1 ? '' : 's'}; ` +
         `RSS after ${afterRss?.toFixed(0) ?? '?'} MB (max seen ${maxRss.toFixed(0)} MB)`,
     );
+    // What went wrong, as the soak reports it: a footprint taken under errors is not the figure.
+    for (const line of errorLines(run.tally).slice(0, 8)) console.log(`    ${line}`);
     if (opts.json) {
       console.log(
         JSON.stringify({
