@@ -66,6 +66,8 @@ function oraclePoints(questions: QuestionRow[], answers: AnswerRow[]): Map<strin
 
 interface Expected {
   points: Record<string, number>;
+  /** The entries in board order, as the leaderboard's chunks list them (positions 1..n). */
+  board: number[];
   entries: {
     id: number;
     score: number;
@@ -123,6 +125,7 @@ async function oracle(db: Queryable, gameId: string): Promise<Expected> {
   const cr = communityRanks(ordered.map((p) => ({ community: p.community, score: totals.get(p.id)! })));
   return {
     points: Object.fromEntries(points),
+    board: ordered.map((p) => p.id),
     entries: ordered
       .map((p, k) => ({
         id: p.id,
@@ -147,7 +150,20 @@ async function stored(db: Queryable, gameId: string): Promise<Expected> {
       WHERE game_id = $1 ORDER BY id`,
     [gameId],
   );
-  return { points: Object.fromEntries(points.map((r) => [r.key, r.points])), entries: entries.rows };
+  // Every entry in the chunk of its position, in position order within it (board_chunk, 014).
+  const board = await db.query<{ id: number; misplaced: boolean }>(
+    `SELECT e.id, b.chunk <> board_chunk(p.position) AS misplaced
+       FROM leaderboard_chunks b CROSS JOIN LATERAL unnest(b.entries) WITH ORDINALITY AS e (id, k)
+       JOIN participations p ON p.id = e.id
+      WHERE b.game_id = $1 ORDER BY b.chunk, e.k`,
+    [gameId],
+  );
+  expect(board.rows.filter((r) => r.misplaced)).toEqual([]);
+  return {
+    points: Object.fromEntries(points.map((r) => [r.key, r.points])),
+    board: board.rows.map((r) => r.id),
+    entries: entries.rows,
+  };
 }
 
 describe.each(dbKinds)('set-based scoring against the replaced scoring on %s', (kind) => {
@@ -170,7 +186,7 @@ describe.each(dbKinds)('set-based scoring against the replaced scoring on %s', (
     void: fc.boolean(),
   });
 
-  it('writes the same points, scores, ranks, percentiles, community ranks and positions, also re-scored', async () => {
+  it('writes the same points, scores, ranks, percentiles, community ranks, positions and board, also re-scored', async () => {
     let completeAt = Date.now() - 1000 * 3_600_000;
     await fc.assert(
       fc.asyncProperty(randomGame(pool.length), fc.array(change, { maxLength: 2 }), async (spec, changes) => {

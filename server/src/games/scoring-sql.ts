@@ -145,9 +145,9 @@ export async function answerPoints(
  * Scores a game in one statement over all of it (DESIGN §2): each entry's total of its answers'
  * points under the plan; competition ranks by score, positions by score then entry (id),
  * percentile 100 × lower / (players − 1) (100 for a lone player) and ranks within subcommunities
- * (rules rankAndPercentile, communityRanks), written where they changed; and the community's
- * standings moved from each player's previous score in the game to the new one. Returns the
- * number of entries.
+ * (rules rankAndPercentile, communityRanks), written where they changed; the board's chunks; and
+ * the community's standings moved from each player's previous score in the game to the new one.
+ * Returns the number of entries.
  */
 export async function writeScores(
   tx: Queryable,
@@ -157,8 +157,11 @@ export async function writeScores(
   communityId: number,
 ): Promise<number> {
   const q = planRelation(plan, speedBonus, 3);
-  // One ordering by score serves rank and the count of players at or above each score (lower =
-  // players − that count); positions sort once more, with the entry order.
+  await tx.query('DELETE FROM leaderboard_chunks WHERE game_id = $1', [gameId]);
+  // One sort of the entries by score serves positions, ranks and the players at or above each
+  // score; ranks within subcommunities sort only the entries that have one. The entries are written
+  // in the order of their ids, which is the order of their pages: in the order of the board, pages
+  // were written back and read again many times over (a million entries: 12.1 against 5.3 s of CPU).
   const { rows } = await tx.query<{ n: number }>(
     `WITH totals AS MATERIALIZED (
        SELECT p.id, p.user_id, p.subcommunity_id AS sub, p.score AS old, COALESCE(sum(x.points), 0)::float8 AS s
@@ -167,23 +170,27 @@ export async function writeScores(
                       FROM answers a JOIN ${q.sql} ON q.i = a.question_i) x ON x.participation_id = p.id
         WHERE p.game_id = $1
         GROUP BY p.id),
+     ordered AS MATERIALIZED (
+       SELECT id, sub, s, (row_number() OVER by_entry)::int AS pos, (rank() OVER by_score)::int AS r,
+              (count(*) OVER by_score)::float8 AS upto
+         FROM totals WINDOW by_score AS (ORDER BY s DESC), by_entry AS (ORDER BY s DESC, id)),
      ranked AS (
-       SELECT id, s, rank() OVER by_score AS r, count(*) OVER by_score AS at_or_above,
-              row_number() OVER (ORDER BY s DESC, id) AS pos,
-              count(*) OVER () AS n,
-              CASE WHEN sub IS NULL THEN NULL ELSE rank() OVER (PARTITION BY sub ORDER BY s DESC) END AS cr
-         FROM totals
-       WINDOW by_score AS (ORDER BY s DESC)),
+       SELECT id, s, pos, r, upto, NULL::int AS cr FROM ordered WHERE sub IS NULL
+       UNION ALL
+       SELECT id, s, pos, r, upto, (rank() OVER (PARTITION BY sub ORDER BY s DESC))::int FROM ordered WHERE sub IS NOT NULL),
      figures AS (
-       SELECT id, s, r::int AS r, pos::int AS pos, cr::int AS cr,
-              CASE WHEN n <= 1 THEN 100::float8 ELSE (100 * (n - at_or_above))::float8 / (n - 1)::float8 END AS pc
-         FROM ranked),
+       SELECT id, s, pos, r, cr,
+              CASE WHEN n <= 1 THEN 100::float8 ELSE (100 * (n - upto)) / (n - 1) END AS pc
+         FROM ranked, (SELECT count(*)::float8 AS n FROM totals) c),
      written AS (
        UPDATE participations p SET score = f.s, rank = f.r, percentile = f.pc, community_rank = f.cr, position = f.pos
-         FROM figures f
+         FROM (SELECT * FROM figures ORDER BY id) f
         WHERE p.id = f.id
           AND (p.score, p.rank, p.percentile, p.community_rank, p.position)
               IS DISTINCT FROM (f.s, f.r, f.pc, f.cr, f.pos)),
+     board AS (
+       INSERT INTO leaderboard_chunks (game_id, chunk, entries)
+       SELECT $1, board_chunk(pos), array_agg(id ORDER BY pos) FROM ordered GROUP BY board_chunk(pos)),
      ${standingsMoves('totals', '$2::int')}
      SELECT count(*)::int AS n FROM totals`,
     [gameId, communityId, ...q.params],

@@ -1,9 +1,10 @@
 import { askedAt, deadlineOf } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../platform/db/database';
+import { boardSize, leaderboardPage } from '../results/results-queries';
 import { makeGame, registrationFields } from '../test/factories';
 import { dbKinds, openTestDb } from '../test/test-db';
-import { scoreGame } from './scoring';
+import { rescoreGame, scoreGame } from './scoring';
 
 describe.each(dbKinds)('scoring on %s', (kind) => {
   let db: Db;
@@ -72,5 +73,48 @@ describe.each(dbKinds)('scoring on %s', (kind) => {
       );
       expect(rows.map((r) => r.score)).toEqual(bonus ? [100, 90] : [100, 100]);
     }
+  });
+
+  it('pages a board of several chunks as its positions, also after players leave and a re-scoring', async () => {
+    const g = await makeGame(db, new Date());
+    for (let k = 0; k < 250; k++) {
+      const id = await player(g.uuid);
+      // Closeness to the outcome (20 of 0..40) in steps: many ties, spread over the whole board.
+      await db.query('INSERT INTO answers (participation_id, question_i, number_answer) VALUES ($1, 2, $2)', [
+        id,
+        (k * 7) % 41,
+      ]);
+    }
+    await scoreGame(db, g.uuid, new Date(g.schedule.complete.getTime() + 1));
+    const byPosition = async () =>
+      (
+        await db.query<{ user_id: number; position: number }>(
+          'SELECT user_id, position FROM participations WHERE game_id = $1 ORDER BY position',
+          [g.uuid],
+        )
+      ).rows;
+    const pages = async (size: number) => {
+      const out: { user_id: number; position: number }[] = [];
+      for (let page = 1; page <= Math.ceil(250 / size) + 1; page++) {
+        for (const r of await leaderboardPage(db, g.uuid, page, size))
+          out.push({ user_id: r.user_id, position: r.position });
+      }
+      return out;
+    };
+    expect((await byPosition()).map((r) => r.position)).toEqual([...Array(250).keys()].map((k) => k + 1));
+    expect(await pages(50)).toEqual(await byPosition());
+    expect(await pages(33)).toEqual(await byPosition());
+    expect(await boardSize(db, g.uuid)).toBe(250);
+    // Players leave (their entries go): the board keeps the others' places; its size is the last
+    // place still held, also when a whole chunk of the end is gone.
+    await db.query('DELETE FROM participations WHERE game_id = $1 AND (position > 180 OR position = 7)', [
+      g.uuid,
+    ]);
+    expect(await pages(50)).toEqual(await byPosition());
+    expect(await boardSize(db, g.uuid)).toBe(180);
+    await db.transaction((tx) => rescoreGame(tx, g.uuid));
+    expect((await byPosition()).map((r) => r.position)).toEqual([...Array(179).keys()].map((k) => k + 1));
+    expect(await pages(50)).toEqual(await byPosition());
+    expect(await boardSize(db, g.uuid)).toBe(179);
   });
 });

@@ -32,7 +32,7 @@ export async function gameHistory(
             s.endpoint AS series_endpoint, s.name AS series_name,
             c.endpoint AS community_endpoint, c.name AS community_name,
             g.complete_at, p.score, p.rank,
-            (SELECT max(x.position) FROM participations x WHERE x.game_id = g.id) AS players
+            board_size(g.id) AS players
        FROM participations p
        JOIN games g ON g.id = p.game_id
        JOIN series s ON s.id = g.series_id

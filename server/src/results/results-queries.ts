@@ -58,7 +58,10 @@ export interface BoardRow {
   position: number;
 }
 
-/** One page of the leaderboard: a range of stored positions, read through participations_board. */
+/**
+ * One page of the leaderboard: a range of stored positions, found through the board's chunks of
+ * entries (migrations/014-scores-written-in-place.sql: a page is one or two of their rows).
+ */
 export async function leaderboardPage(
   db: Queryable,
   gameId: string,
@@ -69,10 +72,13 @@ export async function leaderboardPage(
   const { rows } = await db.query<BoardRow>(
     `SELECT p.user_id, u.username, u.profile_img, u.is_private, p.score, p.rank, p.percentile, p.community_rank,
             sc.endpoint AS sub, p.position
-       FROM participations p
+       FROM leaderboard_chunks b
+      CROSS JOIN LATERAL unnest(b.entries) AS e (id)
+       JOIN participations p ON p.id = e.id
        JOIN users u ON u.id = p.user_id
        LEFT JOIN communities sc ON sc.id = p.subcommunity_id
-      WHERE p.game_id = $1 AND p.position BETWEEN $2 AND $3
+      WHERE b.game_id = $1 AND b.chunk BETWEEN board_chunk($2) AND board_chunk($3)
+        AND p.game_id = $1 AND p.position BETWEEN $2 AND $3
       ORDER BY p.position`,
     [gameId, first, first + size - 1],
   );
@@ -143,15 +149,9 @@ export async function boardPosition(db: Queryable, gameId: string, userId: numbe
   return rows[0]?.position ?? null;
 }
 
-/**
- * How many players a game ranks: scoring gives every entry a position 1..n, so the largest is n,
- * read from the end of the (game_id, position) index rather than by counting a big game's entries.
- */
+/** How many players a game ranks (migrations/014-scores-written-in-place.sql board_size). */
 export async function boardSize(db: Queryable, gameId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number | null }>(
-    'SELECT max(position) AS n FROM participations WHERE game_id = $1',
-    [gameId],
-  );
+  const { rows } = await db.query<{ n: number | null }>('SELECT board_size($1) AS n', [gameId]);
   return rows[0]?.n ?? 0;
 }
 

@@ -26,7 +26,7 @@ export async function findSharedResult(
 ): Promise<SharedResult | undefined> {
   const { rows } = await db.query<SharedResult>(
     `SELECT u.username, p.score, p.rank,
-            (SELECT max(position) FROM participations WHERE game_id = $1::uuid)::int AS players
+            board_size($1::uuid) AS players
        FROM users u JOIN participations p ON p.user_id = u.id AND p.game_id = $1::uuid
       WHERE u.username_key = lower($2) AND NOT u.is_private AND p.score IS NOT NULL AND p.rank IS NOT NULL`,
     [uuid, username],

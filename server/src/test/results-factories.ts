@@ -175,6 +175,13 @@ async function scoreForTest(
       ordered.map((_, k) => k + 1),
     ],
   );
+  // The board's chunks, as scoring writes them with the positions (migration 014).
+  await db.query(
+    `INSERT INTO leaderboard_chunks (game_id, chunk, entries)
+     SELECT game_id, board_chunk(position), array_agg(id ORDER BY position) FROM participations
+      WHERE game_id = $1 GROUP BY game_id, board_chunk(position)`,
+    [gameId],
+  );
   await db.query('UPDATE games SET scored_at = $2, scoring_claimed_at = $2 WHERE id = $1', [gameId, at]);
   // The community standings count the game from now on, as scoring moves them.
   const communityId = await gameCommunity(db, gameId);
