@@ -111,14 +111,23 @@ describe('host console: the demo host edits a game', () => {
     await problems.waitFor();
     const items = await problems.getByRole('listitem').allTextContents();
     expect(items.length, items.join('\n')).toBeGreaterThanOrEqual(3);
-    for (const [path, message] of [
-      ['series.0.endpoint', 'An endpoint is 3 to 40 characters'],
-      ['series.0.games.0.questions.0.choices', 'Give 2 to 12 choices'],
-      ['series.0.games.0.questions.1.slider.max', 'max must be above min'],
+    // Each at its place in words, numbered as the editor numbers, and at its path in the file.
+    for (const [place, path, message] of [
+      ['Series 1 › Endpoint', 'series.0.endpoint', 'An endpoint is 3 to 40 characters'],
+      [
+        'Series 1 › Game 1 › Question 1 › Choices',
+        'series.0.games.0.questions.0.choices',
+        'Give 2 to 12 choices',
+      ],
+      [
+        'Series 1 › Game 1 › Question 2 › Slider max',
+        'series.0.games.0.questions.1.slider.max',
+        'max must be above min',
+      ],
     ] as const) {
       expect(
-        items.some((t) => t.startsWith(path) && t.includes(message)),
-        `${path}: ${message} in\n${items.join('\n')}`,
+        items.some((t) => t.includes(message) && t.includes(`${place} ${path}`)),
+        `${place} ${path}: ${message} in\n${items.join('\n')}`,
       ).toBe(true);
     }
     await checkScreen(page, 'host-import-errors');

@@ -1,7 +1,7 @@
 import { errorText } from '../../api/client';
 import { formatWhen } from '../../shared/time-text';
 import { useAudit } from './host-api';
-import { auditChange } from './host-text';
+import { auditActionText, auditChange } from './host-text';
 
 /** Who did what, when, with old and new values, newest first; 'Older' reads the next page. */
 export function AuditLog({ community }: { community: string }) {
@@ -20,16 +20,15 @@ export function AuditLog({ community }: { community: string }) {
       {entries.length > 0 && (
         <ol className="host-audit">
           {entries.map((e) => {
-            const changes = auditChange(e.old, e.new);
+            const changes = auditChange(e.old, e.new, e.action);
             return (
               <li key={e.id}>
                 <p>
-                  <time dateTime={e.at}>{formatWhen(e.at, 'MMM d, yyyy, h:mm a')}</time> ·{' '}
-                  <strong>{e.who}</strong>
-                </p>
-                <p>
-                  <span className="host-action">{e.action}</span>{' '}
+                  <strong className="host-action">{auditActionText(e.action)}</strong>{' '}
                   <span className="host-target">{e.target}</span>
+                </p>
+                <p className="note">
+                  <time dateTime={e.at}>{formatWhen(e.at, 'MMM d, yyyy, h:mm a')}</time> · by {e.who}
                 </p>
                 {changes.length > 0 && (
                   <ul className="host-changes">

@@ -1,6 +1,7 @@
 import type { SeasonGame } from '@hunch/contract';
 import { describe, expect, it } from 'vitest';
 import { fieldId, gameFields, nearestField, placeProblems } from './error-paths';
+import { pathText } from './path-text';
 import { newQuestion } from './season-edit';
 
 const game: SeasonGame = {
@@ -69,6 +70,13 @@ describe('problem paths to the fields that show them', () => {
       'series.0.games.2.questions.0.choices',
       'series.0.games.2.questions.0.choices',
     ]);
+  });
+
+  it('a problem placed at an enclosing field still reads at its own place', () => {
+    const path = 'series.0.games.2.questions.0.choices.1.text';
+    const { placed } = placeProblems([{ path, message: 'A choice is empty' }], fields);
+    expect(placed[0]!.field).toBe('series.0.games.2.questions.0.choices.1');
+    expect(pathText(placed[0]!.problem.path)).toBe('Series 1 › Game 3 › Question 1 › Choice 2 › Text');
   });
 
   it('field ids are valid, distinct ids', () => {

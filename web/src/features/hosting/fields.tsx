@@ -38,18 +38,22 @@ function Field({
   path,
   label,
   hint,
+  note,
   className = '',
   control,
 }: {
   path: string;
   label: string;
   hint?: ReactNode;
+  note?: ReactNode;
   className?: string;
   control: (described: Described) => ReactNode;
 }) {
   const id = fieldId(path);
   const invalid = useFieldProblems(path).length > 0;
-  const describedBy = [hint ? `${id}-hint` : null, errorIdOf(path)].filter(Boolean).join(' ');
+  const describedBy = [hint ? `${id}-hint` : null, note ? `${id}-note` : null, errorIdOf(path)]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div className={`field ${invalid ? 'is-invalid' : ''} ${className}`}>
       <label htmlFor={id}>{label}</label>
@@ -59,6 +63,11 @@ function Field({
         </p>
       )}
       {control({ id, 'aria-invalid': invalid, 'aria-describedby': describedBy })}
+      {note && (
+        <p className="field-hint" id={`${id}-note`}>
+          {note}
+        </p>
+      )}
       <FieldProblems path={path} />
     </div>
   );
@@ -67,7 +76,10 @@ function Field({
 interface BaseProps {
   path: string;
   label: string;
+  /** Help above the control. */
   hint?: ReactNode;
+  /** Help below the control, about the value it holds (a select's chosen option). */
+  note?: ReactNode;
   disabled?: boolean;
   className?: string;
 }

@@ -8,9 +8,9 @@ import { useDocumentTitle } from '../../shared/use-document-title';
 import { fieldId, gameFields } from './error-paths';
 import { FieldProblems, ProblemsProvider } from './fields';
 import { GameSettings } from './game-settings';
+import { GameStateLine } from './game-state-line';
 import { deleteGame, useRefreshHost } from './host-api';
 import { hostGamePath, hostSeriesPath } from './host-paths';
-import { HOST_STATE_TEXT } from './host-text';
 import { OutcomesPanel } from './outcomes-panel';
 import { QuestionEditor } from './question-editor';
 import { QuestionPreview } from './question-preview';
@@ -141,7 +141,13 @@ export function GameEditor({ season, si, gi, initial, hosted }: GameEditorProps)
           {hosted && (
             <>
               {' '}
-              · <span className="host-state">{HOST_STATE_TEXT[hosted.state]}</span>
+              ·{' '}
+              <GameStateLine
+                state={hosted.state}
+                schedule={hosted.schedule}
+                pending={hosted.questions.filter((q) => q.outcome === 'pending' && !q.voided).length}
+                live={game.synchronous}
+              />
               {hosted.participants > 0 && ` · ${hosted.participants.toLocaleString('en-US')} players`}
             </>
           )}
@@ -172,14 +178,17 @@ export function GameEditor({ season, si, gi, initial, hosted }: GameEditorProps)
                 Questions
               </h2>
               {!locked && (
-                <button
-                  type="button"
-                  className="button button-secondary host-small-button"
-                  aria-pressed={preview}
-                  onClick={() => setPreview((p) => !p)}
-                >
-                  Preview
-                </button>
+                // Two toggles, one pressed: each keeps its name, so what is shown reads in words
+                // as well as by the pressed style (a toggle whose name changed would read oddly).
+                <fieldset className="host-view-switch">
+                  <legend className="visually-hidden">Show the questions as</legend>
+                  <button type="button" aria-pressed={!preview} onClick={() => setPreview(false)}>
+                    Edit
+                  </button>
+                  <button type="button" aria-pressed={preview} onClick={() => setPreview(true)}>
+                    Preview
+                  </button>
+                </fieldset>
               )}
             </div>
             <FieldProblems path={`${at}.questions`} />

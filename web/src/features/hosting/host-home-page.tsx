@@ -3,13 +3,13 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { communityImageUrl } from '../../api/asset-urls';
 import { SafeImg } from '../../shared/safe-img';
-import { formatWhen } from '../../shared/time-text';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { COMMUNITY_FIELDS } from './error-paths';
 import { CheckField, ProblemsProvider, TextField } from './fields';
+import { GameStateLine } from './game-state-line';
 import { hostCommunityPath, hostGamePath } from './host-paths';
 import { useHostContext } from './host-shell';
-import { HOST_STATE_TEXT, waitingText } from './host-text';
+import { waitingText } from './host-text';
 import { SaveBar, useSeasonSave } from './save-bar';
 
 function CommunityRow({ c }: { c: HostedCommunity }) {
@@ -28,10 +28,12 @@ function CommunityRow({ c }: { c: HostedCommunity }) {
         {next ? (
           <p>
             Next: <Link to={hostGamePath(c.endpoint, next.series, next.uuid)}>{next.name}</Link>{' '}
-            <span className="host-state">{HOST_STATE_TEXT[next.state]}</span>{' '}
-            <span className="note">
-              opens <time dateTime={next.open}>{formatWhen(next.open)}</time>
-            </span>
+            <GameStateLine
+              state={next.state}
+              schedule={next}
+              // Only the community's count is known: a game in results waits for some of them or none.
+              pending={c.waiting.outcomes > 0 ? null : 0}
+            />
           </p>
         ) : (
           <p className="note">No game scheduled.</p>

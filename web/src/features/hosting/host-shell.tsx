@@ -49,6 +49,8 @@ function Breadcrumbs() {
  */
 export function HostShell() {
   const { profile, query } = useHostCommunities();
+  // The console home has no breadcrumb to show: no bar, rather than an empty band.
+  const { community } = useParams();
   if (profile === null) return <Navigate to="/communities" replace />;
   if (profile === undefined || query.isPending) return <Loading label="Loading the host console…" />;
   if (query.isError) {
@@ -63,12 +65,14 @@ export function HostShell() {
   if (query.data === null) return <Navigate to="/communities" replace />;
   return (
     <>
-      <header className="top-bar host-bar">
-        <span className="brand" aria-hidden="true">
-          Hunch
-        </span>
-        <Breadcrumbs />
-      </header>
+      {community && (
+        <header className="top-bar host-bar">
+          <span className="brand" aria-hidden="true">
+            Hunch
+          </span>
+          <Breadcrumbs />
+        </header>
+      )}
       <Outlet context={query.data} />
     </>
   );

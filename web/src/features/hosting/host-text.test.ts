@@ -1,6 +1,15 @@
 import type { SeasonImportResult } from '@hunch/contract';
 import { describe, expect, it } from 'vitest';
-import { auditChange, importSummary, saveText, waitingText } from './host-text';
+import { formatWhen } from '../../shared/time-text';
+import {
+  auditActionText,
+  auditChange,
+  importSummary,
+  saveText,
+  sliderRangeText,
+  stateTime,
+  waitingText,
+} from './host-text';
 
 const zero = { communities: 0, series: 0, games: 0, questions: 0 };
 const result = (over: Partial<SeasonImportResult>): SeasonImportResult => ({
@@ -37,17 +46,87 @@ describe('host console texts', () => {
     expect(saveText(result({ unchanged: { ...zero, games: 7 } }))).toBe('Saved: nothing changed.');
   });
 
-  it('an audit entry shows only what changed', () => {
+  it('the time that matters for each state', () => {
+    const schedule = {
+      open: '2026-12-01T18:00:00Z',
+      standby: '2026-12-03T18:00:00Z',
+      complete: '2026-12-04T18:00:00Z',
+    };
+    expect(stateTime('closed', schedule)).toEqual({ text: 'opens', at: schedule.open });
+    expect(stateTime('open', schedule)).toEqual({ text: 'closes', at: schedule.standby });
+    expect(stateTime('open', schedule, { live: true })).toEqual({ text: 'starts', at: schedule.standby });
+    expect(stateTime('standby', schedule)).toEqual({ text: 'results at', at: schedule.complete });
+    expect(stateTime('results', schedule, { pending: 2 })).toEqual({
+      text: 'waiting for 2 outcomes',
+      at: null,
+    });
+    expect(stateTime('results', schedule, { pending: 1 })).toEqual({
+      text: 'waiting for 1 outcome',
+      at: null,
+    });
+    expect(stateTime('results', schedule, { pending: null })).toEqual({
+      text: 'waiting for outcomes',
+      at: null,
+    });
+    expect(stateTime('results', schedule)).toEqual({ text: 'results at', at: schedule.complete });
+    expect(stateTime('complete', schedule)).toEqual({ text: 'completed', at: schedule.complete });
+  });
+
+  it('a slider range for the outcome, never a range that is not one', () => {
+    expect(sliderRangeText({ min: 0, max: 60, unit: 'min' })).toBe('On the slider: 0 to 60 min.');
+    expect(sliderRangeText({ min: -5, max: 5, unit: '' })).toBe('On the slider: -5 to 5.');
+    expect(sliderRangeText({ min: 0, max: -1000, unit: 'min' })).toBeNull();
+    expect(sliderRangeText({ min: 3, max: 3, unit: '' })).toBeNull();
+    expect(sliderRangeText({ min: 0, max: Number.NaN, unit: '' })).toBeNull();
+  });
+
+  it('audit actions in words', () => {
+    expect(auditActionText('game.created')).toBe('Game created');
+    expect(auditActionText('host.granted')).toBe('Host added');
+    expect(auditActionText('host.revoked')).toBe('Host removed');
+    expect(auditActionText('outcome.entered')).toBe('Outcome entered');
+    expect(auditActionText('question.voided')).toBe('Question voided');
+    expect(auditActionText('season.re_imported')).toBe('Season re imported');
+  });
+
+  it('an audit entry shows only what changed, in words', () => {
+    const when = (iso: string) => formatWhen(iso, 'MMM d, yyyy, h:mm a');
+    const game = {
+      name: 'Week 1',
+      schedule: { open: '2026-12-01T18:00:00Z', standby: '2026-12-03T18:00:00Z' },
+      synchronous: false,
+      questions: [{ kind: 'vote', text: 'Best trail?', choices: ['River', 'Hill'] }],
+    };
     expect(
-      auditChange(
-        { name: 'Week 1', schedule: { standby: '2026-12-03T18:00:00Z' }, synchronous: false },
-        { name: 'Week 1', schedule: { standby: '2026-12-04T18:00:00Z' }, synchronous: false },
-      ),
-    ).toEqual(['schedule: {"standby":"2026-12-03T18:00:00Z"} → {"standby":"2026-12-04T18:00:00Z"}']);
-    expect(auditChange({ host: false }, { host: true })).toEqual(['host: false → true']);
-    expect(auditChange(null, { key: 'week-1', name: 'Week 1', questions: [] })).toEqual(['name: Week 1']);
-    expect(auditChange({ key: 'week-1', name: 'Week 1' }, null)).toEqual(['name: Week 1']);
+      auditChange(game, {
+        ...game,
+        schedule: { ...game.schedule, standby: '2026-12-04T18:00:00Z' },
+        synchronous: true,
+        questions: [{ kind: 'vote', text: 'Best trail now?', choices: ['River', 'Hill', 'Park'] }],
+      }),
+    ).toEqual([
+      `Standby time: ${when('2026-12-03T18:00:00Z')} → ${when('2026-12-04T18:00:00Z')}`,
+      'Live game: no → yes',
+      'Question 1 › Text: Best trail? → Best trail now?',
+      'Question 1 › Choices: River, Hill → River, Hill, Park',
+    ]);
+    expect(auditChange({ outcome: null, voided: false }, { outcome: 1250, voided: false })).toEqual([
+      'Outcome: none → 1,250',
+    ]);
+    // The action's words say what these values would.
+    expect(auditChange({ host: false }, { host: true }, 'host.granted')).toEqual([]);
+    expect(
+      auditChange({ outcome: 3, voided: false }, { outcome: 3, voided: true }, 'question.voided'),
+    ).toEqual([]);
+    expect(auditChange(null, { key: 'week-1', name: 'Week 1', questions: [] })).toEqual(['Name: Week 1']);
+    expect(auditChange({ key: 'week-1', name: 'Week 1' }, null)).toEqual(['Name: Week 1']);
     expect(auditChange(27, 31)).toEqual(['27 → 31']);
+    expect(auditChange({ questions: [1, 2] }, { questions: [1, 2, 3] })).toEqual([
+      'Questions: 2 items → 3 items',
+    ]);
     expect(auditChange('x'.repeat(200), 'y')[0]!.length).toBeLessThan(70);
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}`, i]));
+    const more = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}`, i + 1]));
+    expect(auditChange(many, more).at(-1)).toBe('and 4 more changes');
   });
 });

@@ -1,4 +1,6 @@
 import type { GameState, HostedCommunity, SeasonCounts, SeasonImportResult } from '@hunch/contract';
+import { formatWhen } from '../../shared/time-text';
+import { pathParts } from './path-text';
 
 /** Texts of the host console: what waits, where a game stands, what an import did. */
 
@@ -18,6 +20,48 @@ export const HOST_STATE_TEXT: Record<GameState, string> = {
   results: 'Waiting for results',
   complete: 'Complete',
 };
+
+/**
+ * The one time that matters for where a game stands, for hosts: when a closed game opens, when an
+ * open one closes (a live one starts), when results come, what a game in results waits for, when
+ * a complete one completed. `pending` is its number of outcomes to enter; null when it is not
+ * known but some may be (the console home knows only its community's count).
+ */
+export function stateTime(
+  state: GameState,
+  schedule: { open: string; standby: string; complete: string },
+  { pending = 0, live = false }: { pending?: number | null; live?: boolean } = {},
+): { text: string; at: string | null } {
+  switch (state) {
+    case 'closed':
+      return { text: live ? 'lobby opens' : 'opens', at: schedule.open };
+    case 'open':
+      return { text: live ? 'starts' : 'closes', at: schedule.standby };
+    case 'standby':
+      return { text: live ? 'ends' : 'results at', at: schedule.complete };
+    case 'results':
+      if (pending === null) return { text: 'waiting for outcomes', at: null };
+      return pending > 0
+        ? { text: `waiting for ${plural(pending, 'outcome')}`, at: null }
+        : { text: 'results at', at: schedule.complete };
+    case 'complete':
+      return { text: 'completed', at: schedule.complete };
+  }
+}
+
+/** A slider's range for an outcome's hint; none while it is not a range (min at or above max). */
+export function sliderRangeText({
+  min,
+  max,
+  unit,
+}: {
+  min: number;
+  max: number;
+  unit: string;
+}): string | null {
+  if (![min, max].every(Number.isFinite) || min >= max) return null;
+  return `On the slider: ${min} to ${max}${unit ? ` ${unit}` : ''}.`;
+}
 
 /** A game is past standby: outcomes may be entered and questions voided (hosting spec §2, §5). */
 export function outcomesOpen(state: GameState): boolean {
@@ -66,35 +110,89 @@ export function saveText(result: SeasonImportResult): string {
   return lines.length > 0 ? `Saved. ${lines.join('; ')}.` : 'Saved: nothing changed.';
 }
 
-/** A value of the audit log, short: texts as they are, numbers, others as compact JSON. */
+/** An audit entry's action in words; an action this list does not know is spelled out. */
+const ACTION_TEXT: Record<string, string> = {
+  'community.created': 'Community created',
+  'community.updated': 'Community updated',
+  'series.created': 'Series created',
+  'series.updated': 'Series updated',
+  'game.created': 'Game created',
+  'game.updated': 'Game updated',
+  'game.deleted': 'Game deleted',
+  'host.granted': 'Host added',
+  'host.revoked': 'Host removed',
+  'outcome.entered': 'Outcome entered',
+  'outcome.corrected': 'Outcome corrected',
+  'question.voided': 'Question voided',
+  'question.restored': 'Question restored',
+};
+
+export function auditActionText(action: string): string {
+  const known = ACTION_TEXT[action];
+  if (known) return known;
+  const words = action.replace(/[._]+/g, ' ').trim();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : action;
+}
+
+/** Actions whose words say all their values would (a host added: host no → yes). */
+const SAID_BY_ACTION = new Set(['host.granted', 'host.revoked', 'question.voided', 'question.restored']);
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** A value of the audit log, short: times in the reader's zone, yes and no, none for nothing. */
 function valueText(value: unknown): string {
-  if (value === undefined || value === null) return '–';
-  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return 'none';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'string') {
+    if (value === '') return '(empty)';
+    return ISO_TIME.test(value) ? (formatWhen(value, 'MMM d, yyyy, h:mm a') ?? value) : value;
+  }
+  if (typeof value === 'number') return value.toLocaleString('en-US');
+  if (Array.isArray(value))
+    return value.every((v) => typeof v === 'string') ? value.join(', ') : plural(value.length, 'item');
   return JSON.stringify(value);
 }
 
 const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-/**
- * What an audit entry changed, compactly: for two records, only the fields that differ
- * ('standby: 2026-12-03T18:00:00Z → 2026-12-04T18:00:00Z'); for a new or deleted record its name; otherwise
- * 'old → new'.
- */
-export function auditChange(old: unknown, next: unknown): string[] {
-  const isRecord = (v: unknown): v is Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Each leaf that differs between two values, as [path, old, new]; lists of one length item by item. */
+function differences(old: unknown, next: unknown, at: string[] = []): [string[], unknown, unknown][] {
+  if (JSON.stringify(old) === JSON.stringify(next)) return [];
   if (isRecord(old) && isRecord(next)) {
     const keys = [...new Set([...Object.keys(old), ...Object.keys(next)])];
-    return keys
-      .filter((k) => JSON.stringify(old[k]) !== JSON.stringify(next[k]))
-      .map((k) => `${k}: ${clip(valueText(old[k]), 60)} → ${clip(valueText(next[k]), 60)}`);
+    return keys.flatMap((k) => differences(old[k], next[k], [...at, k]));
   }
-  // Something created: its name says enough (the whole record is in the season file).
-  if (old === undefined || old === null) {
-    if (isRecord(next)) return typeof next.name === 'string' ? [`name: ${clip(next.name, 60)}`] : [];
-    return next === undefined || next === null ? [] : [clip(valueText(next))];
-  }
-  if (isRecord(old) && (next === undefined || next === null))
-    return typeof old.name === 'string' ? [`name: ${clip(old.name, 60)}`] : [];
-  return [`${clip(valueText(old), 60)} → ${clip(valueText(next), 60)}`];
+  if (Array.isArray(old) && Array.isArray(next) && old.length === next.length)
+    return old.flatMap((o, i) => differences(o, next[i], [...at, String(i)]));
+  if (Array.isArray(old) && Array.isArray(next) && ![...old, ...next].every((v) => typeof v === 'string'))
+    return [[at, plural(old.length, 'item'), plural(next.length, 'item')]];
+  return [[at, old, next]];
+}
+
+/** More lines than this say how many more there are instead. */
+const CHANGES_SHOWN = 8;
+
+/**
+ * What an audit entry changed, in words: for two records, only the values that differ, named as
+ * the console names them ('Standby time: Dec 3, 2026, 6:00 PM → Dec 4, 2026, 6:00 PM',
+ * 'Question 2 › Text: Old → New'); for a new or deleted record its name; otherwise 'old → new'.
+ */
+export function auditChange(old: unknown, next: unknown, action = ''): string[] {
+  if (SAID_BY_ACTION.has(action)) return [];
+  // Something created or deleted: its name says enough (the whole record is in the season file).
+  const gone = (v: unknown) => v === undefined || v === null;
+  if (gone(old) && isRecord(next))
+    return typeof next.name === 'string' ? [`Name: ${clip(next.name, 60)}`] : [];
+  if (isRecord(old) && gone(next)) return typeof old.name === 'string' ? [`Name: ${clip(old.name, 60)}`] : [];
+  if (gone(old) && gone(next)) return [];
+  const lines = differences(old, next).map(([path, o, n]) => {
+    const values = `${clip(valueText(o), 60)} → ${clip(valueText(n), 60)}`;
+    return path.length > 0 ? `${pathParts(path.join('.')).join(' › ')}: ${values}` : values;
+  });
+  return lines.length > CHANGES_SHOWN + 1
+    ? [...lines.slice(0, CHANGES_SHOWN), `and ${lines.length - CHANGES_SHOWN} more changes`]
+    : lines;
 }

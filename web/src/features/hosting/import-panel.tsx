@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { type ImportOutcome, importSeason, useRefreshHost } from './host-api';
 import { importSummary } from './host-text';
+import { ProblemPlace } from './save-bar';
 
 function Counts({ result }: { result: SeasonImportResult }) {
   return (
@@ -91,10 +92,7 @@ export function ImportPanel({ community }: { community: string }) {
           <ul>
             {answer.problems.map((p) => (
               <li key={`${p.path}:${p.message}`}>
-                <code>{p.path || 'the file'}</code>
-                {p.line !== undefined &&
-                  ` (line ${p.line}${p.column !== undefined ? `, column ${p.column}` : ''})`}
-                : {p.message}
+                <span>{p.message}</span> <ProblemPlace problem={p} />
               </li>
             ))}
           </ul>

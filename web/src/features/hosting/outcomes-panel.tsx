@@ -46,32 +46,35 @@ function OutcomeRow({ uuid, q, crowd }: { uuid: string; q: HostQuestion; crowd: 
         {q.voided ? 'Voided: scores 0 for everyone' : outcomeText(q, crowd)}
       </p>
       {canEnter && q.slider && (
-        <form className="host-inline-form" onSubmit={submit}>
+        <form onSubmit={submit}>
           <div className={`field ${send.isError ? 'is-invalid' : ''}`}>
             <label htmlFor={inputId}>Outcome of question {n}</label>
-            <input
-              id={inputId}
-              type="number"
-              inputMode="decimal"
-              min={q.slider.min}
-              max={q.slider.max}
-              step="any"
-              value={value}
-              aria-invalid={send.isError}
-              aria-describedby={`${inputId}-hint ${messageId}`}
-              onChange={(e) => setValue(e.target.value)}
-            />
+            {/* The button stands beside the input, level with it; the range goes below both. */}
+            <div className="host-inline-row">
+              <input
+                id={inputId}
+                type="number"
+                inputMode="decimal"
+                min={q.slider.min}
+                max={q.slider.max}
+                step="any"
+                value={value}
+                aria-invalid={send.isError}
+                aria-describedby={`${inputId}-hint ${messageId}`}
+                onChange={(e) => setValue(e.target.value)}
+              />
+              <button
+                type="submit"
+                className="button button-primary"
+                disabled={send.isPending || value.trim() === ''}
+              >
+                {typeof q.outcome === 'number' ? 'Correct outcome' : 'Enter outcome'}
+              </button>
+            </div>
             <p className="field-hint" id={`${inputId}-hint`}>
               {q.slider.min} to {numberText(q.slider.max, q.slider.unit)}
             </p>
           </div>
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={send.isPending || value.trim() === ''}
-          >
-            {typeof q.outcome === 'number' ? 'Correct outcome' : 'Enter outcome'}
-          </button>
         </form>
       )}
       <button

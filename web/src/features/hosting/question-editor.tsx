@@ -1,6 +1,7 @@
 import type { SeasonGame, SeasonQuestion } from '@hunch/contract';
 import { errorIdOf, fieldId } from './error-paths';
 import { FieldProblems, NumberField, SelectField, TextField, useFieldProblems } from './fields';
+import { sliderRangeText } from './host-text';
 import { ImageField } from './image-field';
 import {
   CHOICES_MAX,
@@ -11,11 +12,19 @@ import {
   withKind,
 } from './season-edit';
 
+// Short names, which a phone's select shows whole; the chosen kind is explained below it.
 const KIND_OPTIONS = [
-  { value: 'vote', label: 'Vote: players pick their favourite' },
-  { value: 'guess', label: 'Guess: players pick the most popular answer' },
-  { value: 'predict', label: 'Predict: players pick a number' },
+  { value: 'vote', label: 'Vote' },
+  { value: 'guess', label: 'Guess' },
+  { value: 'predict', label: 'Predict' },
 ];
+
+const KIND_NOTE: Record<SeasonQuestion['kind'], string> = {
+  vote: 'Players pick their favourite. No right answer: it scores no points.',
+  guess:
+    'Players pick the answer they think is most popular; the more players picked it, the more it scores.',
+  predict: 'Players pick a number on a slider; the closer to the outcome, the more points.',
+};
 
 type ChoiceQuestion = Exclude<SeasonQuestion, { kind: 'predict' }>;
 type PredictQuestion = Extract<SeasonQuestion, { kind: 'predict' }>;
@@ -91,17 +100,7 @@ function ChoicesEditor({
                 maxLength={120}
                 onChange={(text) => setChoice(c, { text })}
               />
-              {choice.image ? (
-                <ChoiceImage at={at} c={c} choice={choice} onChange={(image) => setChoice(c, { image })} />
-              ) : (
-                // Most choices have no image: the upload stays folded away until asked for.
-                <details className="host-choice-image">
-                  <summary>
-                    Add an image<span className="visually-hidden"> to choice {c + 1}</span>
-                  </summary>
-                  <ChoiceImage at={at} c={c} choice={choice} onChange={(image) => setChoice(c, { image })} />
-                </details>
-              )}
+              <ChoiceImage at={at} c={c} choice={choice} onChange={(image) => setChoice(c, { image })} />
               <button
                 type="button"
                 className="button-link"
@@ -200,7 +199,7 @@ function PredictEditor({
           <NumberField
             path={`${at}.outcome`}
             label="The outcome"
-            hint={`On the slider: ${q.slider.min} to ${q.slider.max}${q.slider.unit ? ` ${q.slider.unit}` : ''}.`}
+            hint={sliderRangeText(q.slider)}
             value={q.outcome}
             onChange={(outcome) => onChange({ ...q, outcome })}
           />
@@ -273,6 +272,7 @@ export function QuestionEditor({
           label="Kind"
           value={q.kind}
           options={KIND_OPTIONS}
+          note={KIND_NOTE[q.kind]}
           onChange={(kind) => onChange(withKind(q, kind as SeasonQuestion['kind']))}
         />
         <TextField

@@ -5,6 +5,7 @@ import { errorText } from '../../api/client';
 import { fieldId, type PlacedProblems, placeProblems } from './error-paths';
 import { importSeason, useRefreshHost } from './host-api';
 import { saveText } from './host-text';
+import { pathText } from './path-text';
 
 /**
  * Checking and saving a screen's edits: the whole community document goes to the import (its dry
@@ -17,11 +18,14 @@ export function useSeasonSave(
   const refresh = useRefreshHost();
   const [problems, setProblems] = useState<SeasonProblem[]>([]);
   const [done, setDone] = useState<SeasonImportResult | null>(null);
+  // The document the problems are about: it names the series and games their paths point into.
+  const [sent, setSent] = useState<Season | null>(null);
   const mutation = useMutation({
     mutationFn: ({ doc, dryRun }: { doc: Season; dryRun: boolean }) => importSeason(doc, dryRun),
     onMutate: () => setDone(null),
-    onSuccess: async (outcome, { dryRun }) => {
+    onSuccess: async (outcome, { doc, dryRun }) => {
       if (!outcome.ok) {
+        setSent(doc);
         setProblems(outcome.problems);
         return;
       }
@@ -36,6 +40,7 @@ export function useSeasonSave(
   const placed = useMemo(() => placeProblems(problems, knownFields), [problems, knownFields]);
   return {
     placed,
+    sent,
     done,
     mutation,
     check: (doc: Season) => mutation.mutate({ doc, dryRun: true }),
@@ -45,8 +50,41 @@ export function useSeasonSave(
 
 export type SeasonSave = ReturnType<typeof useSeasonSave>;
 
+/** Where a problem is: in words, then its path in the document (which a season file shares). */
+export function ProblemPlace({
+  problem,
+  doc,
+  lines = true,
+}: {
+  problem: SeasonProblem;
+  doc?: unknown;
+  /** Line and column: of a file the host wrote, not of the document an editor screen sent. */
+  lines?: boolean;
+}) {
+  return (
+    <span className="host-problem-place">
+      <span>{pathText(problem.path, doc)}</span>{' '}
+      <span className="host-problem-path">
+        <code>{problem.path || 'the file'}</code>
+        {lines &&
+          problem.line !== undefined &&
+          ` line ${problem.line}${problem.column !== undefined ? `, column ${problem.column}` : ''}`}
+      </span>
+    </span>
+  );
+}
+
 /** Every problem of a refused document, each linking to the field that shows it. */
-export function ProblemList({ placed, title }: { placed: PlacedProblems; title: string }) {
+export function ProblemList({
+  placed,
+  title,
+  doc,
+}: {
+  placed: PlacedProblems;
+  title: string;
+  /** The document sent, to name the places of its problems. */
+  doc?: Season | null;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   const count = placed.placed.length + placed.elsewhere.length;
   // Keyboard and screen reader users are taken to the list, which links to each field.
@@ -62,14 +100,13 @@ export function ProblemList({ placed, title }: { placed: PlacedProblems; title: 
       <ul>
         {placed.placed.map(({ problem, field }) => (
           <li key={`${problem.path}:${problem.message}`}>
-            <a href={`#${fieldId(field)}`}>{problem.message}</a> <code>{problem.path}</code>
+            <a href={`#${fieldId(field)}`}>{problem.message}</a>{' '}
+            <ProblemPlace problem={problem} doc={doc ?? undefined} lines={false} />
           </li>
         ))}
         {placed.elsewhere.map((p) => (
           <li key={`${p.path}:${p.message}`}>
-            {p.message} <code>{p.path || 'the document'}</code>
-            {p.line !== undefined &&
-              ` (line ${p.line}${p.column !== undefined ? `, column ${p.column}` : ''})`}
+            <span>{p.message}</span> <ProblemPlace problem={p} doc={doc ?? undefined} lines={false} />
           </li>
         ))}
       </ul>
@@ -90,14 +127,14 @@ export function SaveBar({
   saveLabel?: string;
   disabled?: boolean;
 }) {
-  const { mutation, done, placed } = save;
+  const { mutation, done, placed, sent } = save;
   const send = (dryRun: boolean) => {
     const doc = build();
     if (doc) (dryRun ? save.check : save.save)(doc);
   };
   return (
     <div className="host-save">
-      <ProblemList placed={placed} title="Not saved" />
+      <ProblemList placed={placed} title="Not saved" doc={sent} />
       {mutation.isError && (
         <p className="form-error" role="alert">
           {errorText(mutation.error)}

@@ -6,9 +6,9 @@ import { formatWhen } from '../../shared/time-text';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { seriesFields } from './error-paths';
 import { ProblemsProvider, TextField } from './fields';
+import { GameStateLine } from './game-state-line';
 import { useHostGames, useSeason } from './host-api';
 import { hostCommunityPath, hostGamePath, newGamePath } from './host-paths';
-import { HOST_STATE_TEXT } from './host-text';
 import { ImageField } from './image-field';
 import { SaveBar, useSeasonSave } from './save-bar';
 import { seriesIndex, seriesPathOf, withSeries } from './season-edit';
@@ -74,24 +74,33 @@ function GameRow({
         <h3 className="host-game-name">
           {hosted ? <Link to={hostGamePath(community, series.endpoint, hosted.uuid)}>{name}</Link> : name}
         </h3>
-        <p className="note">
-          key {game.key} · opens <time dateTime={game.schedule.open}>{formatWhen(game.schedule.open)}</time>
-        </p>
         <p>
-          <span className="host-state">{hosted ? HOST_STATE_TEXT[hosted.state] : 'State unknown'}</span>
-          {hosted && hosted.participants > 0 && (
+          {hosted ? (
+            <GameStateLine
+              state={hosted.state}
+              schedule={hosted.schedule}
+              pending={hosted.questions.filter((q) => q.outcome === 'pending' && !q.voided).length}
+              live={game.synchronous}
+            />
+          ) : (
             <span className="note">
+              State unknown · opens{' '}
+              <time dateTime={game.schedule.open}>{formatWhen(game.schedule.open)}</time>
+            </span>
+          )}
+        </p>
+        <p className="note">
+          key {game.key}
+          {hosted && hosted.participants > 0 && (
+            <>
               {' '}
               ·{' '}
               {hosted.participants === 1
                 ? '1 player'
                 : `${hosted.participants.toLocaleString('en-US')} players`}
-            </span>
-          )}
-          <span className="note">
-            {' '}
-            · {game.questions.length === 1 ? '1 question' : `${game.questions.length} questions`}
-          </span>
+            </>
+          )}{' '}
+          · {game.questions.length === 1 ? '1 question' : `${game.questions.length} questions`}
         </p>
       </div>
       <Link

@@ -1,0 +1,66 @@
+import type { Season } from '@hunch/contract';
+import { describe, expect, it } from 'vitest';
+import { pathParts, pathText } from './path-text';
+import { newQuestion } from './season-edit';
+
+const doc: Season = {
+  community: { endpoint: 'runners', name: 'Runners', description: '', listed: true, categories: [] },
+  series: [
+    {
+      endpoint: 'weekly-picks',
+      name: 'Weekly Picks',
+      description: '',
+      games: [
+        {
+          key: 'week-1',
+          synchronous: false,
+          speed_bonus: false,
+          schedule: {
+            open: '2026-12-01T18:00:00Z',
+            standby: '2026-12-03T18:00:00Z',
+            complete: '2026-12-04T18:00:00Z',
+          },
+          subcommunities: [],
+          questions: [newQuestion('vote'), newQuestion('predict')],
+        },
+      ],
+    },
+  ],
+};
+
+describe('a document path in a host’s words', () => {
+  it('numbers from 1 as the editor does and names slider and schedule fields', () => {
+    expect(pathText('series.0.games.0.questions.1.slider.max')).toBe(
+      'Series 1 › Game 1 › Question 2 › Slider max',
+    );
+    expect(pathText('series.2.games.4.schedule.standby')).toBe('Series 3 › Game 5 › Standby time');
+    expect(pathText('series.0.games.0.questions.0.choices.11.image')).toBe(
+      'Series 1 › Game 1 › Question 1 › Choice 12 › Image',
+    );
+    expect(pathText('series.0.games.0.questions.2.secs_to_answer')).toBe(
+      'Series 1 › Game 1 › Question 3 › Seconds to answer',
+    );
+  });
+
+  it('names series and games from the document when it is given', () => {
+    expect(pathText('series.0.games.0.questions.1.slider.max', doc)).toBe(
+      'Series 1 (Weekly Picks) › Game 1 (week-1) › Question 2 › Slider max',
+    );
+    // A path past the end of the document still reads, by number only.
+    expect(pathText('series.0.games.3.key', doc)).toBe('Series 1 (Weekly Picks) › Game 4 › Key');
+  });
+
+  it('reads community fields, lists without an index and unknown keys', () => {
+    expect(pathText('community.endpoint')).toBe('Community › Endpoint');
+    expect(pathText('community.categories.0')).toBe('Community › Category 1');
+    expect(pathText('series.0.games.0.questions')).toBe('Series 1 › Game 1 › Questions');
+    expect(pathText('category_groups.Sports.0')).toBe('Category groups › Sports › Item 1');
+    expect(pathText('series.0.games.0.speed_bonus')).toBe('Series 1 › Game 1 › Speed bonus');
+  });
+
+  it('an empty path is the whole file; parts are relative to the record given', () => {
+    expect(pathText('')).toBe('The whole file');
+    expect(pathParts('questions.1.text')).toEqual(['Question 2', 'Text']);
+    expect(pathParts('schedule.open')).toEqual(['Opening time']);
+  });
+});
