@@ -272,7 +272,7 @@ const pct = (seconds: number | undefined, wallMs: number) =>
 
 /** CPU use over a phase, in % of one core per process, and the whole machine's busy share. */
 export function cpuLine(
-  server: number,
+  server: number | undefined,
   workers: (number | undefined)[],
   postgres: number,
   machine: { busy: number; steal: number },

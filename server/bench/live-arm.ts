@@ -234,12 +234,15 @@ export async function runHunchArm(res: Resources, opts: ArmOptions): Promise<Arm
   // The last question's fan-out is over 0.9 s after it was asked; from then on the server's CPU
   // goes to its burst of answers.
   await sleep(asked[last]! + 900 - Date.now());
-  const burstCpu0 = cpuSeconds(server.child.pid) ?? 0;
+  // With several nodes the first one was killed before the last question: it has no CPU to read.
+  const burstCpu0 = killAt ? undefined : cpuSeconds(server.child.pid);
   await sleep(deadlineOf(schedule, last) + 1_000 - Date.now());
-  const burstCpu = (cpuSeconds(server.child.pid) ?? 0) - burstCpu0;
+  const burstCpuNow = killAt ? undefined : cpuSeconds(server.child.pid);
+  const burstCpu = burstCpu0 === undefined || burstCpuNow === undefined ? undefined : burstCpuNow - burstCpu0;
   const duringQuestions = killAt ? undefined : await metrics(server.url);
   const qWall = Date.now() - q0;
-  const serverCpu = (cpuSeconds(server.child.pid) ?? 0) - (cpu0.server ?? 0);
+  const serverCpuNow = killAt ? undefined : cpuSeconds(server.child.pid);
+  const serverCpu = serverCpuNow === undefined ? undefined : serverCpuNow - (cpu0.server ?? 0);
   const pgCpu = postgresCpuSince(cpu0.pg);
   const workerCpu = pool.children.map((c, i) => (cpuSeconds(c.pid) ?? 0) - (cpu0.workers[i] ?? 0));
   const machineQuestions = machineShare(cpu0.machine, machineCpu());
@@ -347,7 +350,9 @@ export async function runHunchArm(res: Resources, opts: ArmOptions): Promise<Arm
       ...answerRows(reports, { batches, gcs }, asked, ANSWER_WINDOWS, probe),
       [
         'server CPU per answer in the burst (first node)',
-        `${Math.round((burstCpu * 1e6) / Math.max(1, burstAck.n))} µs  (${(burstCpu * 1000).toFixed(0)} ms of CPU for the last question's ${burstAck.n} answers)`,
+        burstCpu === undefined
+          ? '— (the node was killed)'
+          : `${Math.round((burstCpu * 1e6) / Math.max(1, burstAck.n))} µs  (${(burstCpu * 1000).toFixed(0)} ms of CPU for the last question's ${burstAck.n} answers)`,
       ],
       ['answers sent / acknowledged ok / failed', `${answersSent} / ${ackOk} / ${sum((r) => r.ackFailed)}`],
       [

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app';
 import { attachRealtime } from './app/realtime';
+import { CREATE_AND_EXIT, createDatabaseApart, createsEmbeddedDatabase } from './first-start';
 import type { AppContext } from './platform/app-context';
 import { AppHooks } from './platform/app-hooks';
 import { loadConfig } from './platform/config';
@@ -13,6 +14,17 @@ import { LiveDemo } from './seed/live-demo';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const createOnly = process.argv.includes(CREATE_AND_EXIT);
+  // A new embedded database is created and seeded by a child process, so the memory that work
+  // took goes with it (first-start.ts); this process then opens a database like any later start.
+  if (!createOnly && createsEmbeddedDatabase(config)) {
+    try {
+      await createDatabaseApart();
+    } catch (err) {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    }
+  }
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
     database = await openDatabase(config);
@@ -23,7 +35,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  let { db } = database;
+  const { db } = database;
   try {
     await migrate(db);
   } catch (err) {
@@ -37,17 +49,12 @@ async function main(): Promise<void> {
   }
   const uploadsDir = path.join(config.dataDir, 'uploads');
   await ensureDefaultImages(uploadsDir);
-  const context = (): AppContext => ({
-    db,
-    config,
-    uploadsDir,
-    now: () => new Date(),
-    hooks: new AppHooks(),
-  });
-  // The first start creates and seeds the database: the embedded one is then opened afresh, so
-  // the memory that work took is not kept for the server's whole life (docs/decisions/026).
-  if (config.seedDemo && (await seedDemoIfEmpty(context()))) db = await database.reopen();
-  const ctx = context();
+  const ctx: AppContext = { db, config, uploadsDir, now: () => new Date(), hooks: new AppHooks() };
+  if (config.seedDemo) await seedDemoIfEmpty(ctx);
+  if (createOnly) {
+    await database.close();
+    process.exit(0);
+  }
 
   const app = await buildApp(ctx);
   const realtime = await attachRealtime(app, ctx);
