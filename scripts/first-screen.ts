@@ -2,12 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { RouteName } from '@hunch/contract';
 
 // The JavaScript each first screen needs before it can render (decision 023), from the Vite
 // manifest of a build (web/dist/.vite/manifest.json): the entry and its static imports, plus for
 // each route level the URL matches the lazy module router.tsx loads and its static imports. Dynamic
-// imports inside a screen (AFTER_FIRST_RENDER: the breakdown's charts...) and the full route table
-// the entry loads beside come after, and are not counted; the table prints them with their sizes. Sizes are those of the .gz and .br files the server sends (gzip level 9, brotli 11).
+// imports inside a screen (AFTER_FIRST_RENDER: the breakdown's charts...) come after, and the
+// checks of its first API answers (zod and the answers' schemas) are loaded beside it: neither is
+// counted; the table prints them with their sizes. Sizes are those of the .gz and .br files the
+// server sends (gzip level 9, brotli 11).
 //
 //   npx tsx scripts/first-screen.ts [web/dist]
 
@@ -23,16 +26,47 @@ interface ManifestChunk {
 }
 type Manifest = Record<string, ManifestChunk>;
 
-/** A URL a person can land on, and the lazy modules (manifest keys) its route levels load. */
+/**
+ * An API answer a landing page asks for as it starts (decision 031): the contract's route, whose
+ * `:name` parameters are the page's own of the same name. `signedIn`: only a signed-in visitor's
+ * page asks for it. The server names these in the page's answer (a preload) so they are on their
+ * way before the scripts have run; the build checks each against the contract.
+ */
+export interface FirstAnswer {
+  route: RouteName;
+  signedIn?: true;
+}
+
+/**
+ * The module the browser build writes for a route's answer check (scripts/browser-contract.ts): in
+ * contract/src, the schemas of that route's success answer and nothing else.
+ */
+export const answerCheckFile = (route: string): string => `_check-${route}.ts`;
+/** Where the build says which chunk holds each route's check when it bundles them (route: chunk name). */
+export const CHECK_CHUNKS_FILE = '.vite/checks.json';
+/**
+ * A check's own manifest key, or, when the build bundles the checks together (vite.config.ts),
+ * the key of their chunk: `_checks-<hash>.js` (`_host-checks-` for the hosts' routes).
+ */
+const isCheckKey = (key: string) =>
+  /^\.\.\/contract\/src\/_check-[\w$]+\.ts$/.test(key) || /^_(host-|game-)?checks-[\w-]+\.js$/.test(key);
+
+/** Asked for by every page as it starts: who is signed in (the navigation bar reads it). */
+export const EVERY_PAGE_ANSWERS: FirstAnswer[] = [{ route: 'profile' }];
+
+/**
+ * A URL a person can land on, the lazy modules (manifest keys) its route levels load, and the API
+ * answers its first screen waits for (beside EVERY_PAGE_ANSWERS) when its address has no query.
+ */
 export interface LandingPage {
   path: string;
   modules: string[];
+  answers?: FirstAnswer[];
 }
 
 const games = 'src/features/games';
 const results = 'src/features/results';
 const hosting = 'src/features/hosting';
-const playShell = `${games}/play-shell.tsx`;
 const resultsShell = `${results}/results-shell.tsx`;
 const game = '/play/:community/:series/:uuid';
 
@@ -44,6 +78,7 @@ export const LANDING_PAGES: LandingPage[] = [
       'src/features/communities/communities-shell.tsx',
       'src/features/communities/community-search-page.tsx',
     ],
+    answers: [{ route: 'communitySearch' }],
   },
   {
     path: '/communities/joined',
@@ -63,21 +98,25 @@ export const LANDING_PAGES: LandingPage[] = [
   { path: '/register', modules: ['src/features/accounts/register-page.tsx'] },
   { path: '/profile', modules: ['src/features/accounts/profile-page.tsx'] },
   { path: '/scoring', modules: [`${games}/scoring-page.tsx`] },
-  { path: '/play/current', modules: [playShell, `${games}/play-list-page.tsx`] },
-  { path: '/play/:community/:series', modules: [playShell, `${games}/series-page.tsx`] },
-  { path: game, modules: [playShell, 'src/app/game-screen.tsx'] },
+  { path: '/play/current', modules: [`${games}/play-list-page.tsx`] },
+  { path: '/play/:community/:series', modules: [`${games}/series-page.tsx`] },
+  {
+    path: game,
+    modules: ['src/app/game-screen.tsx'],
+    answers: [{ route: 'game' }, { route: 'participation', signedIn: true }],
+  },
   { path: `${game}/questions`, modules: [`${games}/questions-page.tsx`] },
   {
     path: `${game}/results/leaderboard`,
-    modules: [playShell, resultsShell, `${results}/player-leaderboard.tsx`],
+    modules: [resultsShell, `${results}/player-leaderboard.tsx`],
   },
   {
     path: `${game}/results/communityLeaderboard`,
-    modules: [playShell, resultsShell, `${results}/community-leaderboard.tsx`],
+    modules: [resultsShell, `${results}/community-leaderboard.tsx`],
   },
   {
     path: `${game}/results/breakdown`,
-    modules: [playShell, resultsShell, `${results}/question-breakdown.tsx`],
+    modules: [resultsShell, `${results}/question-breakdown.tsx`],
   },
   { path: '/host', modules: [`${hosting}/host-shell.tsx`, `${hosting}/host-home-page.tsx`] },
   {
@@ -95,10 +134,13 @@ export const LANDING_PAGES: LandingPage[] = [
 ];
 
 /**
- * Modules a screen asks for with import() once it runs (decision 025): its first render does not
- * wait for them. Reported with their sizes, not added to any first screen.
+ * Modules a screen asks for with import() once it runs (decisions 025, 031): its first render does
+ * not wait for them. Reported with their sizes, not added to any first screen. A module is its
+ * manifest key, or the name of a chunk the build names (vite.config.ts).
  */
 export const AFTER_FIRST_RENDER: { module: string; why: string }[] = [
+  { module: 'socket-io', why: 'socket.io, once a game screen has rendered' },
+  { module: 'src/features/live/live-panel.tsx', why: 'the live game, on the page of one under way' },
   { module: `${results}/breakdown-charts.tsx`, why: 'the breakdown’s charts (recharts)' },
   { module: 'src/features/accounts/registration-checks.ts', why: 'a refused registration check’s text' },
   { module: `${hosting}/season-checks.ts`, why: 'the console’s season document checks (zod)' },
@@ -118,6 +160,10 @@ export interface ScreenSize {
   files: FileSize[];
   gzip: number;
   brotli: number;
+  /** The checks of its own first answers (beyond every page's), loaded beside its first screen. */
+  checks: FileSize[];
+  /** Every file loaded beside its first screen (every page's checks and its own), gzip. */
+  besideGzip: number;
 }
 
 export interface FirstScreens {
@@ -125,8 +171,8 @@ export interface FirstScreens {
   /** The entry's own files (React, the router, the app frame): in every first screen. */
   entry: FileSize[];
   /**
-   * Chunks the entry starts loading at once without waiting for them: the full route table with its
-   * zod schemas (vite.config.ts), which the first API answers need and the first render does not.
+   * Loaded beside every first screen, not awaited by its render: the checks of EVERY_PAGE_ANSWERS
+   * (zod and the profile's schema), which the first answers need and the first render does not.
    */
   beside: FileSize[];
   /** The chunks of AFTER_FIRST_RENDER (each with its static imports the entry lacks). */
@@ -153,9 +199,12 @@ function compressedSize(dist: string, file: string): FileSize {
 export interface LandingFiles {
   /** The entry and its static imports: index.html loads them on every page. */
   entry: string[];
-  /** Each landing page's files, the entry's first. */
-  screens: { path: string; files: string[] }[];
-  /** What the entry starts loading at once, beside the first screen (the full route table). */
+  /**
+   * Each landing page's files, the entry's first, and the checks of its own first answers (the
+   * files beyond the entry, its files and `beside`).
+   */
+  screens: { path: string; files: string[]; checks: string[] }[];
+  /** The checks of EVERY_PAGE_ANSWERS (beyond the entry): loaded beside every first screen. */
   beside: string[];
   /** The files of AFTER_FIRST_RENDER modules the entry lacks. */
   later: { file: string; why: string }[];
@@ -202,12 +251,31 @@ export function landingFiles(dist: string): LandingFiles {
     return key;
   };
   const entry = closure(entryKey, []);
-  const screens = LANDING_PAGES.map(({ path: page, modules }) => {
+  const chunksFile = path.join(dist, CHECK_CHUNKS_FILE);
+  const chunkOf = existsSync(chunksFile)
+    ? (JSON.parse(readFileSync(chunksFile, 'utf8')) as Record<string, string>)
+    : {};
+  const checkKey = (route: string) => {
+    const own = `../contract/src/${answerCheckFile(route)}`;
+    const name = chunkOf[route];
+    const grouped =
+      name && Object.keys(manifest).find((k) => k.startsWith('_') && manifest[k]?.name === name);
+    return manifest[own] || !grouped ? own : grouped;
+  };
+  /** The files of the answers' checks a page does not have already. */
+  const checksOf = (answers: FirstAnswer[], has: string[]) => {
+    const files: string[] = [];
+    for (const a of answers) closure(checkKey(a.route), files);
+    return files.filter((f) => !has.includes(f));
+  };
+  const beside = checksOf(EVERY_PAGE_ANSWERS, entry);
+  const screens = LANDING_PAGES.map(({ path: page, modules, answers = [] }) => {
     const files = entry.slice();
     for (const m of modules) closure(lazyChunk(m), files);
-    return { path: page, files };
+    return { path: page, files, checks: checksOf(answers, [...files, ...beside]) };
   });
   const listed = new Set(LANDING_PAGES.flatMap((p) => p.modules.map(lazyChunk)));
+  const inScreens = new Set(screens.flatMap((s) => s.files));
   const later: LandingFiles['later'] = [];
   for (const { module, why } of AFTER_FIRST_RENDER) {
     // One the bundler merged into a screen's chunk is loaded with that screen: nothing to report.
@@ -215,15 +283,13 @@ export function landingFiles(dist: string): LandingFiles {
     if (!key || listed.has(key)) continue;
     listed.add(key);
     for (const file of closure(key, [])) {
-      if (!entry.includes(file) && !later.some((l) => l.file === file)) later.push({ file, why });
+      // A file some first screen has already (the game screen's, beside the live panel) is not later.
+      if (!inScreens.has(file) && !later.some((l) => l.file === file)) later.push({ file, why });
     }
   }
-  const lazy = [...dynamic].filter((k) => !listed.has(k));
-  // Modules of the app are screens; one from elsewhere (the contract) is what the entry loads beside.
-  const unlisted = lazy.filter((k) => k.startsWith('src/'));
-  const besideFiles: string[] = [];
-  for (const k of lazy.filter((k) => !k.startsWith('src/'))) closure(k, besideFiles);
-  const beside = besideFiles.filter((f) => !entry.includes(f));
+  // The answers' checks are loaded by whichever call reads an answer; any other lazy chunk is a
+  // screen or a later module the lists above should name.
+  const unlisted = [...dynamic].filter((k) => !listed.has(k) && !isCheckKey(k));
   return { entry, screens, beside, later, unlisted, entryFile: chunk(entryKey).file };
 }
 
@@ -238,19 +304,24 @@ export function measureFirstScreens(dist: string): FirstScreens {
     sizes.set(file, s);
     return s;
   };
-  const screens = files.screens.map(({ path: page, files: screenFiles }) => {
+  const gzip = (list: FileSize[]) => list.reduce((n, f) => n + f.gzip, 0);
+  const beside = files.beside.map(size);
+  const screens = files.screens.map(({ path: page, files: screenFiles, checks }) => {
     const fileSizes = screenFiles.map(size);
+    const checkSizes = checks.map(size);
     return {
       path: page,
       files: fileSizes,
-      gzip: fileSizes.reduce((n, f) => n + f.gzip, 0),
+      gzip: gzip(fileSizes),
       brotli: fileSizes.reduce((n, f) => n + f.brotli, 0),
+      checks: checkSizes,
+      besideGzip: gzip(beside) + gzip(checkSizes),
     };
   });
   return {
     screens,
     entry: files.entry.map(size),
-    beside: files.beside.map(size),
+    beside,
     later: files.later.map(({ file, why }) => ({ ...size(file), why })),
     unlisted: files.unlisted,
     entryFile: files.entryFile,
@@ -267,7 +338,7 @@ export function firstScreenTable(figures: FirstScreens): string[] {
   );
   for (const f of figures.beside) {
     lines.push(
-      `  beside  ${f.file.padEnd(44)} ${String(kb(f.gzip)).padStart(6)} KB gzip ${String(kb(f.brotli)).padStart(6)} KB br (loaded at start, not awaited)`,
+      `  beside  ${f.file.padEnd(44)} ${String(kb(f.gzip)).padStart(6)} KB gzip ${String(kb(f.brotli)).padStart(6)} KB br (every page's first answers' checks, not awaited by the render)`,
     );
   }
   for (const f of figures.later) {
@@ -277,7 +348,7 @@ export function firstScreenTable(figures: FirstScreens): string[] {
   }
   for (const s of figures.screens) {
     lines.push(
-      `  ${s.path.padEnd(52)} ${String(kb(s.gzip)).padStart(6)} KB gzip ${String(kb(s.brotli)).padStart(6)} KB br (${s.files.length} files)`,
+      `  ${s.path.padEnd(52)} ${String(kb(s.gzip)).padStart(6)} KB gzip ${String(kb(s.brotli)).padStart(6)} KB br (${s.files.length} files; beside: ${kb(s.besideGzip)} KB gzip of answer checks)`,
     );
   }
   for (const u of figures.unlisted) lines.push(`  not measured: ${u} (a lazy module no landing page lists)`);

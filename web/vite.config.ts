@@ -5,8 +5,20 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import preact from '@preact/preset-vite';
-import { defineConfig, type Plugin, parseSync, runnerImport } from 'vite';
-import { landingFiles } from '../scripts/first-screen';
+import { defineConfig, type Plugin, runnerImport } from 'vite';
+import {
+  checkGroups,
+  contractDeclarationsArePure,
+  contractForTheBrowser,
+  isEntryContract,
+} from '../scripts/browser-contract';
+import {
+  AFTER_FIRST_RENDER,
+  EVERY_PAGE_ANSWERS,
+  type FirstAnswer,
+  LANDING_PAGES,
+  landingFiles,
+} from '../scripts/first-screen';
 
 // The API, uploaded images and sockets are served by the Node server; in dev Vite forwards them so the
 // app stays same-origin (cookies and CSRF work exactly as in production).
@@ -19,116 +31,42 @@ const contractDir = path.resolve(here, '../contract/src');
  * The libraries every screen runs on: one chunk that changes only when they do (decision 023).
  * Preact stands in for react and react-dom in the browser (decision 025).
  */
-const FRAMEWORK = /[\\/]node_modules[\\/](preact|react-router|@tanstack|cookie|set-cookie-parser)[\\/]/;
-
-/** Data a module can hold as a literal: no function, no class instance (a zod schema is one). */
-function isPlainData(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (value === null || ['string', 'boolean', 'undefined'].includes(typeof value)) return true;
-  if (value instanceof RegExp) return true;
-  if (Array.isArray(value)) return value.every(isPlainData);
-  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  return Object.values(value).every(isPlainData);
-}
-
-/** The literal of plain data (isPlainData), as JavaScript source. */
-function literal(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (value instanceof RegExp) return String(value);
-  if (Array.isArray(value)) return `[${value.map(literal).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.entries(value)
-      .map(([k, v]) => `${JSON.stringify(k)}:${literal(v)}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** Which contract file declares each exported name (`export const|function|class NAME`). */
-async function declaringFiles(): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const name of await readdir(contractDir)) {
-    if (!name.endsWith('.ts') || name.endsWith('.test.ts') || name === 'index.ts') continue;
-    const file = path.join(contractDir, name);
-    const source = await readFile(file, 'utf8');
-    for (const m of source.matchAll(/^export\s+(?:async\s+)?(?:const|let|function\*?|class)\s+([\w$]+)/gm)) {
-      files.set(m[1] as string, file);
-    }
-  }
-  return files;
-}
+const FRAMEWORK =
+  /[\\/]node_modules[\\/](preact|react-router|@tanstack|cookie|set-cookie-parser)[\\/]|^\0rolldown[\\/]runtime/;
 
 /**
- * The contract as the browser build sees it (decision 023). The route table's entries hold zod
- * schemas, and zod (about 25 KB gzip) would be in the first screen of every page if the table came
- * as it is. So, written from the contract itself at each build: `httpRoutes` with each entry's plain
- * fields (method, path, body kind...) and no schemas; every other plain value (limits, messages) as
- * a literal; `successSchema` answering with the route's real schema once the full table, loaded at
- * start beside the first screen, is in; and every other export (schemas, functions) taken from the
- * file that declares it, so zod arrives only with the screens that check input themselves.
+ * socket.io's client: loaded on demand by the game screens once they have rendered, and by the live
+ * game (decision 031). One chunk, named so scripts/first-screen.ts can tell it from the route table.
  */
-function contractForTheBrowser(): Plugin {
-  const id = '\0hunch:contract';
-  let code = '';
-  return {
-    name: 'hunch:contract-for-the-browser',
-    apply: 'build',
-    // Before Vite's own resolver, which would find the package.
-    enforce: 'pre',
-    async buildStart() {
-      const index = path.join(contractDir, 'index.ts');
-      const { module } = await runnerImport<Record<string, unknown>>(index);
-      const files = await declaringFiles();
-      const at = (file: string) => JSON.stringify(file);
-      const lines = [
-        `import { successSchema as schemaOf } from ${at(path.join(contractDir, 'route-def.ts'))};`,
-        // Started now: the first answers need it, and it comes while the first screen renders.
-        `const full = import(${at(path.join(contractDir, 'http-routes.ts'))});`,
-      ];
-      for (const [name, value] of Object.entries(module)) {
-        if (name === 'httpRoutes') {
-          const routes = value as Record<string, Record<string, unknown>>;
-          const bare = Object.fromEntries(
-            Object.entries(routes).map(([k, def]) => [
-              k,
-              Object.fromEntries(Object.entries(def).filter(([, v]) => isPlainData(v))),
-            ]),
-          );
-          lines.push(`export const httpRoutes = ${literal(bare)};`);
-          lines.push('const names = new Map(Object.entries(httpRoutes).map(([k, v]) => [v, k]));');
-        } else if (name === 'successSchema') {
-          lines.push(
-            'export function successSchema(def) {',
-            '  if (def.responses) return schemaOf(def);',
-            '  return {',
-            '    async parseAsync(value) {',
-            '      const entry = (await full).httpRoutes[names.get(def)];',
-            "      if (!entry) throw new Error(def.method + ' ' + def.path + ' is not an entry of httpRoutes');",
-            '      return schemaOf(entry).parseAsync(value);',
-            '    },',
-            '  };',
-            '}',
-          );
-        } else if (isPlainData(value)) {
-          lines.push(`export const ${name} = ${literal(value)};`);
-        } else {
-          const file = files.get(name);
-          if (!file)
-            throw new Error(`@hunch/contract exports ${name}, which no file of contract/src declares`);
-          lines.push(`export { ${name} } from ${at(file)};`);
-        }
-      }
-      code = lines.join('\n');
-    },
-    resolveId(source, importer) {
-      if (source === '@hunch/contract' && importer && !importer.startsWith(contractDir)) return id;
-      return null;
-    },
-    load(loading) {
-      return loading === id ? code : null;
-    },
-  };
-}
+const SOCKET_IO =
+  /[\\/]node_modules[\\/](socket\.io-client|socket\.io-parser|engine\.io-client|engine\.io-parser|@socket\.io)[\\/]/;
+
+/**
+ * The entry's own modules (main.tsx and what it imports statically: the frame, the API client, the
+ * contract as the entry sees it) with the bundler's and Vite's helpers: one chunk beside the
+ * framework, not a handful of small ones shared with the screens. Over HTTP/1.1 a page's requests
+ * queue six at a time, each small file one more round trip before the first screen (decision 031).
+ */
+const APP_COMMON = (id: string) =>
+  /[\\/]web[\\/]src[\\/]/.test(id) ||
+  isEntryContract(id) ||
+  /^\0(rolldown[\\/]runtime|vite[\\/]preload-helper)/.test(id);
+
+/**
+ * What several screens share (paths, shared components, the game rules...): not a screen itself
+ * (LANDING_PAGES' modules keep their chunks), nor a module loaded after a first render
+ * (AFTER_FIRST_RENDER: those keep theirs, their zod with them).
+ */
+const ownChunks = new Set(
+  [...LANDING_PAGES.flatMap((p) => p.modules), ...AFTER_FIRST_RENDER.map((l) => l.module)].map((m) =>
+    path.join(here, m),
+  ),
+);
+const SHARED = (id: string) =>
+  (/[\\/](web|rules)[\\/]src[\\/]/.test(id) && !ownChunks.has(id)) || DATE_FNS.test(id);
+
+/** date-fns (the rules' age check and the date texts use it): shared like the app's own modules. */
+const DATE_FNS = /[\\/]node_modules[\\/]date-fns[\\/]/;
 
 /** react, react-dom and their scheduler: none of them may reach the browser next to Preact. */
 const REACT_ITSELF = /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/;
@@ -147,51 +85,6 @@ function preactOnly(): Plugin {
       if (react.length > 0) {
         throw new Error(`React itself is in the bundle beside Preact (decision 025):\n${react.join('\n')}`);
       }
-    },
-  };
-}
-
-/** An ESTree node as the parser gives it: its type and its place in the source. */
-interface AstNode {
-  type: string;
-  start: number;
-  end: number;
-  [key: string]: unknown;
-}
-const isNode = (value: unknown): value is AstNode =>
-  typeof value === 'object' && value !== null && typeof (value as AstNode).type === 'string';
-
-/**
- * Makes every top-level declaration of the contract's files removable in the browser build: its
- * value is computed in a `@__PURE__` arrow called at once, `const x = (() => (value))()`, which runs
- * the same but tells the bundler that nothing happens unless `x` is used. The contract only declares
- * (decision 023); without this the bundler keeps what it cannot prove pure (`schema.extend(...)`,
- * `other.shape.field`), and with it zod, in every chunk that uses one plain function of the same
- * file: the game page's `gameNamespace` from live.ts brought 25 KB (decision 025).
- */
-function contractDeclarationsArePure(): Plugin {
-  return {
-    name: 'hunch:contract-declarations-are-pure',
-    apply: 'build',
-    transform(code, id) {
-      if (!id.startsWith(contractDir) || !/\.ts$/.test(id)) return null;
-      const { program } = parseSync(id, code, { lang: 'js' });
-      const values: AstNode[] = [];
-      for (const statement of program.body as unknown as AstNode[]) {
-        const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
-        if (!isNode(declaration) || declaration.type !== 'VariableDeclaration') continue;
-        for (const d of declaration.declarations as AstNode[]) {
-          // Literals and functions have nothing to run.
-          if (isNode(d.init) && !/^(Literal|ArrowFunctionExpression|FunctionExpression)$/.test(d.init.type)) {
-            values.push(d.init);
-          }
-        }
-      }
-      let out = code;
-      for (const v of values.sort((a, b) => b.start - a.start)) {
-        out = `${out.slice(0, v.start)}/* @__PURE__ */ (() => (${out.slice(v.start, v.end)}))()${out.slice(v.end)}`;
-      }
-      return { code: out, map: null };
     },
   };
 }
@@ -245,12 +138,44 @@ function precompress(): Plugin {
   };
 }
 
+/** An API answer as `.vite/preload.json` names it: the route's path, `:name` from the page's URL. */
+interface AnswerHint {
+  path: string;
+  signedIn?: true;
+}
+
 /**
- * Writes `.vite/preload.json` for the server (decision 025): the chunks each landing page loads
- * beyond the entry (scripts/first-screen.ts reads them from the manifest), and the full route table
- * every page's first answer waits for. The server names them in the index.html it sends for a path,
- * so the browser fetches them beside the entry instead of after it has run. A build whose routes
- * and LANDING_PAGES disagree still works, without hints, and says so.
+ * The API answers of EVERY_PAGE_ANSWERS and of each landing page, as paths of the contract's routes
+ * (decision 031). Stops the build on an answer the server could not fill in: not a GET, or a path
+ * parameter the page's URL does not have.
+ */
+async function answerHints(): Promise<{ all: AnswerHint[]; pages: Map<string, AnswerHint[]> }> {
+  const { module } = await runnerImport<{ httpRoutes: Record<string, { method: string; path: string }> }>(
+    path.join(contractDir, 'index.ts'),
+  );
+  const hint = (answer: FirstAnswer, page: string | null): AnswerHint => {
+    const def = module.httpRoutes[answer.route];
+    if (def?.method !== 'GET') throw new Error(`first answer ${answer.route} is not a GET route`);
+    const own = new Set(page?.split('/').filter((p) => p.startsWith(':')));
+    const missing = (def.path.match(/:\w+/g) ?? []).filter((p) => !own.has(p));
+    if (missing.length > 0) {
+      throw new Error(`first answer ${answer.route} of ${page ?? 'every page'} needs ${missing.join(', ')}`);
+    }
+    return answer.signedIn ? { path: def.path, signedIn: true } : { path: def.path };
+  };
+  return {
+    all: EVERY_PAGE_ANSWERS.map((a) => hint(a, null)),
+    pages: new Map(LANDING_PAGES.map((p) => [p.path, (p.answers ?? []).map((a) => hint(a, p.path))])),
+  };
+}
+
+/**
+ * Writes `.vite/preload.json` for the server (decisions 025, 031): the chunks each landing page
+ * loads beyond the entry (scripts/first-screen.ts reads them from the manifest), the checks of the
+ * API answers each page asks for as it starts (every page's in `all`), and those answers' paths.
+ * The server names them in the answer it sends for a path, so the browser fetches them beside the
+ * entry instead of after it has run. A build whose routes and LANDING_PAGES disagree still works,
+ * without hints, and says so.
  */
 function preloadHints(): Plugin {
   let outDir = '';
@@ -269,11 +194,14 @@ function preloadHints(): Plugin {
         console.warn(`hunch: no preload hints written: ${(err as Error).message}`);
         return;
       }
+      const answers = await answerHints();
       const hints = {
         all: files.beside,
+        answers: answers.all,
         pages: files.screens.map((s) => ({
           path: s.path,
-          files: s.files.filter((f) => !files.entry.includes(f)),
+          files: [...s.files.filter((f) => !files.entry.includes(f)), ...s.checks],
+          answers: answers.pages.get(s.path) ?? [],
         })),
       };
       await writeFile(path.join(outDir, '.vite', 'preload.json'), JSON.stringify(hints));
@@ -315,7 +243,30 @@ export default defineConfig({
       },
       output: {
         codeSplitting: {
-          groups: [{ name: 'framework', test: FRAMEWORK, priority: 10 }],
+          groups: [
+            { name: 'framework', test: FRAMEWORK, priority: 10 },
+            { name: 'socket-io', test: SOCKET_IO, priority: 10 },
+            {
+              name: 'app',
+              test: APP_COMMON,
+              tags: ['$initial'],
+              priority: 9,
+              includeDependenciesRecursively: false,
+            },
+            ...checkGroups,
+            {
+              // What several screens share (paths, shared components, the game rules...): one chunk
+              // for the players' screens and one for the host console's, not one file per module.
+              name: (id: string) => {
+                const feature = /[\\/]features[\\/](hosting|accounts|communities|results)[\\/]/.exec(id)?.[1];
+                return feature ? `${feature}-shared` : 'shared';
+              },
+              test: SHARED,
+              minShareCount: 2,
+              priority: 4,
+              includeDependenciesRecursively: false,
+            },
+          ],
         },
       },
     },

@@ -131,20 +131,32 @@ export async function errorFrom(res: Response): Promise<ApiError> {
   return new ApiError(res.status, text || res.statusText || `Request failed (${res.status})`);
 }
 
-/** A success answer read and checked against the route's schema (JSON, or text for a text answer). */
-export async function readSuccess<R extends RouteDef>(def: R, res: Response): Promise<RouteResponse<R>> {
+/** The route's success schema, as `readSuccess` takes it. */
+export type SuccessCheck = ReturnType<typeof successSchema>;
+
+/**
+ * A success answer read and checked against the route's schema (JSON, or text for a text answer).
+ * `check` is `successSchema(def)` asked for before the request was sent: in the browser build it
+ * starts loading the route's own schemas (decision 031), which then travel beside the answer.
+ */
+export async function readSuccess<R extends RouteDef>(
+  def: R,
+  res: Response,
+  check: SuccessCheck = successSchema(def),
+): Promise<RouteResponse<R>> {
   const json = res.headers.get('content-type')?.includes('json');
   const body: unknown = json ? await res.json() : await res.text();
   // The schema is the entry's own success schema, so its output is the entry's response type. Async:
-  // the browser build loads the schemas beside the first screen, not in it (decision 023).
-  return (await successSchema(def).parseAsync(body)) as RouteResponse<R>;
+  // the browser build loads the schemas beside the first screen, not in it (decisions 023, 031).
+  return (await check.parseAsync(body)) as RouteResponse<R>;
 }
 
 /** Calls a route: its success answer parsed by the route's schema, any other status an ApiError. */
 export async function callApi<R extends RouteDef>(def: R, ...input: InputArg<R>): Promise<RouteResponse<R>> {
+  const check = successSchema(def);
   const res = await sendApi(def, ...input);
   if (!res.ok) throw await errorFrom(res);
-  return readSuccess(def, res);
+  return readSuccess(def, res, check);
 }
 
 export function isApiError(err: unknown, status?: number): err is ApiError {

@@ -1,12 +1,16 @@
-import { httpRoutes, type Profile } from '@hunch/contract';
+import { httpRoutes, type Profile, successSchema } from '@hunch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { readSuccess, sendApi } from './client';
 import { queryKeys } from './query-keys';
 
 /** GET profile: any non-200 answer means "not logged in" (spec §7), so it becomes null. */
 async function fetchOwnProfile(): Promise<Profile | null> {
+  const check = successSchema(httpRoutes.profile);
   const res = await sendApi(httpRoutes.profile);
-  return res.ok ? readSuccess(httpRoutes.profile, res) : null;
+  if (res.ok) return readSuccess(httpRoutes.profile, res, check);
+  // Read to its end all the same: an answer left unread keeps its connection from the next request.
+  await res.text();
+  return null;
 }
 
 /**

@@ -32,11 +32,13 @@ function HostIcon() {
  * The main navigation (spec §2's footer): Communities always; Play and the profile image only when
  * logged in; Log in only when logged out. While the profile is still loading neither set is shown,
  * so the bar does not flash the wrong links. Host only for hosts and admins (hosting spec §2), once
- * the server has said so. A tab bar at the bottom of a phone; on wide screens a top bar, with the
+ * the server has said so; asked again when the window regains focus while the answer is "not a
+ * host", so a host granted meanwhile sees the link on coming back to the tab. A tab bar at the bottom of a phone; on wide screens a top bar, with the
  * brand linking home (frame.css).
  */
 export function Footer() {
-  const { profile, query: hosting } = useHostCommunities();
+  // Asked once the page has rendered: most players are no host, and the link can come a moment later.
+  const { profile, query: hosting } = useHostCommunities({ afterFirstPaint: true });
   const imageVersion = useImageVersion();
   return (
     <header className="app-bar">

@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { PlayShell } from '../features/games/play-shell';
 import { Loading } from '../shared/loading';
 import { hostRoutes } from './host-routes';
 import { Layout } from './layout';
@@ -128,10 +129,8 @@ export const router = createBrowserRouter([
             element: loggedIn,
             children: [
               {
-                lazy: screen(
-                  () => import('../features/games/play-shell'),
-                  (m) => <m.PlayShell />,
-                ),
+                // The play area's tabs: a few lines, in the frame, not a chunk (and a request) of their own.
+                element: <PlayShell />,
                 children: [
                   { index: true, element: <Navigate to="/play/current" replace /> },
                   { path: 'current', lazy: screen(playListPage, (m) => <m.PlayListPage status="ongoing" />) },

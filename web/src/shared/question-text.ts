@@ -1,4 +1,5 @@
 import type { QuestionKind } from '@hunch/contract';
+import { groupDigits } from './number-text';
 
 /** What each kind of question asks the player to do, above the question (flow and live game). */
 export const QUESTION_KIND_TEXT: Record<QuestionKind, string> = {
@@ -9,5 +10,5 @@ export const QUESTION_KIND_TEXT: Record<QuestionKind, string> = {
 
 /** A number answer as the player reads it: grouped digits and the slider's unit ('1,250 km'). */
 export function numberText(n: number, unit: string | null | undefined): string {
-  return `${n.toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
+  return `${groupDigits(n)}${unit ? ` ${unit}` : ''}`;
 }

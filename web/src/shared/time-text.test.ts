@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeGame } from '../test/factories';
-import { formatWhen, scheduleLine, scheduleRows } from './time-text';
+import { formatWhen, scheduleLine, scheduleRows, viewerZoneName } from './time-text';
 
 // Built from local clock parts, so the texts are the same in every time zone the tests run in.
 const local = (y: number, m: number, d: number, h: number, min = 0) =>
@@ -53,5 +53,19 @@ describe('time texts', () => {
       'Game starts',
       'Game ends',
     ]);
+  });
+
+  it('names the viewer’s time zone as the date’s own text does, else by its offset', () => {
+    const named = new Date(2030, 0, 7, 18);
+    const fromText = /\(([^()]+)\)$/.exec(named.toString())?.[1];
+    if (fromText) expect(viewerZoneName(named)).toBe(fromText);
+    const bare = (text: string, offsetMinutes: number) =>
+      ({ toString: () => text, getTimezoneOffset: () => offsetMinutes }) as Date;
+    expect(
+      viewerZoneName(bare('Mon Jan 07 2030 18:00:00 GMT+0100 (Central European Standard Time)', -60)),
+    ).toBe('Central European Standard Time');
+    expect(viewerZoneName(bare('Mon Jan 07 2030 18:00:00 GMT+0530', -330))).toBe('UTC+05:30');
+    expect(viewerZoneName(bare('Mon Jan 07 2030 18:00:00 GMT-0800', 480))).toBe('UTC-08:00');
+    expect(viewerZoneName(bare('Mon Jan 07 2030 18:00:00 GMT+0000 ()', 0))).toBe('UTC+00:00');
   });
 });

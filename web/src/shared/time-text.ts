@@ -7,9 +7,24 @@ export function formatWhen(iso: string, pattern = 'EEE, MMM d, h:mm a'): string 
   return Number.isNaN(date.getTime()) ? null : format(date, pattern);
 }
 
-/** e.g. 'Europe/Berlin'; shown beside the schedule so nobody wonders whose clock it is. */
+/** e.g. 'Europe/Berlin': where a host's times are entered. */
 export function viewerTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time';
+}
+
+/**
+ * The viewer's time zone as their clock names it now, e.g. 'Central European Standard Time' (else
+ * its offset, 'UTC+01:00'): shown beside a game's schedule so nobody wonders whose clock it is.
+ * Read from the date's own text, not Intl: a page's first Intl call sets up ICU, tens of
+ * milliseconds of a phone's first screen (decision 031).
+ */
+export function viewerZoneName(now = new Date()): string {
+  const named = /\(([^()]+)\)\s*$/.exec(now.toString())?.[1]?.trim();
+  if (named) return named;
+  const offset = -now.getTimezoneOffset();
+  const abs = Math.abs(offset);
+  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `UTC${offset < 0 ? '-' : '+'}${hhmm}`;
 }
 
 /** The one schedule moment that matters for where the game stands, for cards and lists. */

@@ -5,9 +5,18 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installSecurityHeaders } from './security-headers';
-import { IMMUTABLE, landingPageOf, preferredEncoding, REVALIDATE, serveWebApp } from './static-web';
+import {
+  answerPaths,
+  IMMUTABLE,
+  landingPageOf,
+  ownFiles,
+  preferredEncoding,
+  preloadLink,
+  REVALIDATE,
+  serveWebApp,
+} from './static-web';
 
-const INDEX = `<!doctype html><html><head><script type="module" src="/static/index-AbC123.js"></script></head><body><div id="root"></div>${' '.repeat(600)}</body></html>`;
+const INDEX = `<!doctype html><html><head><script type="module" crossorigin src="/static/index-AbC123.js"></script><link rel="modulepreload" crossorigin href="/static/framework-1.js"><link rel="stylesheet" crossorigin href="/static/index-AbC123.css"></head><body><div id="root"></div>${' '.repeat(600)}</body></html>`;
 const BUNDLE = `export const app = ${JSON.stringify('hunch '.repeat(400))};\n`;
 const STYLES = `body { color: #5b4bdb; }\n`.repeat(60);
 
@@ -176,8 +185,11 @@ describe('preload hints: a landing page’s chunks named in its index.html', () 
     await app?.close();
     await rm(dist, { recursive: true, force: true });
   });
+  // The links the server adds (index.html names the entry's own).
   const preloads = (html: string) =>
-    [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)]
+      .map((m) => m[1])
+      .filter((f) => !INDEX.includes(`href="${f}"`));
   const page = async (url: string) => {
     const res = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
     expect(res.statusCode, url).toBe(200);
@@ -194,7 +206,8 @@ describe('preload hints: a landing page’s chunks named in its index.html', () 
       '/static/search-1.js',
     ]);
     // Still the built page otherwise: the links go before </head>, the entry script stays.
-    expect(search.replace(/<link rel="modulepreload"[^>]*>/g, '')).toBe(INDEX);
+    const added = /<link rel="modulepreload" crossorigin href="\/static\/(?!framework)[^"]*">/g;
+    expect(search.replace(added, '')).toBe(INDEX);
     expect(preloads(await page('/communities/runners'))).toContain('/static/community-1.js');
     expect(preloads(await page('/play/runners/spring/0f3c'))).toEqual([
       '/static/http-routes-1.js',
@@ -219,6 +232,18 @@ describe('preload hints: a landing page’s chunks named in its index.html', () 
     expect(again.statusCode).toBe(304);
   });
 
+  it('names the page’s own files in a Link header, as its tags ask for them, for an old build too', async () => {
+    const res = await app.inject({ url: '/play/runners/spring/0f3c' });
+    expect(header(res, 'link')).toBe(
+      [
+        '</static/index-AbC123.css>; rel=preload; as=style; crossorigin',
+        ...['index-AbC123.js', 'framework-1.js', 'http-routes-1.js', 'schemas-1.js', 'game-1.js'].map(
+          (f) => `</static/${f}>; rel=modulepreload`,
+        ),
+      ].join(', '),
+    );
+  });
+
   it('refuses to start on hints that are not a list of build files', async () => {
     const bad = await fakeDist();
     try {
@@ -230,6 +255,118 @@ describe('preload hints: a landing page’s chunks named in its index.html', () 
     } finally {
       await rm(bad, { recursive: true, force: true });
     }
+  });
+});
+
+describe('preload hints: a landing page’s first API answers in its Link header', () => {
+  const game = '/play/:community/:series/:uuid';
+  const hints = {
+    all: ['static/checks-1.js'],
+    answers: [{ path: '/api/profile' }],
+    pages: [
+      {
+        path: '/communities/search',
+        files: ['static/search-1.js'],
+        answers: [{ path: '/api/community_search' }],
+      },
+      {
+        path: game,
+        files: ['static/game-1.js'],
+        answers: [{ path: '/api/game/:uuid' }, { path: '/api/participation/:uuid', signedIn: true }],
+      },
+    ],
+  };
+  let dist: string;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    dist = await fakeDist();
+    await writeFile(path.join(dist, '.vite', 'preload.json'), JSON.stringify(hints));
+    app = await appFor(dist);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+  /** The API paths the answer's Link header preloads. */
+  const answers = async (url: string, cookie?: string) => {
+    const res = await app.inject({ url, headers: cookie ? { cookie } : {} });
+    expect(res.statusCode, url).toBe(200);
+    return [
+      ...(header(res, 'link') ?? '').matchAll(/<(\/api\/[^>]*)>; rel=preload; as=fetch; crossorigin/g),
+    ].map((m) => m[1]);
+  };
+  const uuid = '0f3c9a1e-5b7d-4c2a-9e8f-1a2b3c4d5e6f';
+
+  it('preloads every page’s answers and the landing page’s own, its parameters filled in', async () => {
+    expect(await answers('/communities/search')).toEqual(['/api/profile', '/api/community_search']);
+    expect(await answers('/profile')).toEqual(['/api/profile']);
+    expect(await answers(`/play/runners/spring/${uuid}`)).toEqual(['/api/profile', `/api/game/${uuid}`]);
+  });
+
+  it('asks for a signed-in answer only with a session cookie', async () => {
+    expect(await answers(`/play/runners/spring/${uuid}`, 'hunch_session=abc; _csrf=x')).toEqual([
+      '/api/profile',
+      `/api/game/${uuid}`,
+      `/api/participation/${uuid}`,
+    ]);
+    expect(await answers(`/play/runners/spring/${uuid}`, 'other_hunch_session=abc')).toHaveLength(2);
+  });
+
+  it('leaves out a page’s own answers under a query, and a parameter that is not a plain segment', async () => {
+    expect(await answers('/communities/search?c=Sports')).toEqual(['/api/profile']);
+    expect(await answers('/play/runners/spring/a%2Fb')).toEqual(['/api/profile']);
+    expect(await answers('/play/runners/spring/a%0D%0ALink:x')).toEqual(['/api/profile']);
+  });
+
+  it('answers 304 with the same Link header', async () => {
+    const first = await app.inject({ url: '/communities/search', headers: { 'accept-encoding': 'br' } });
+    const again = await app.inject({
+      url: '/communities/search',
+      headers: { 'accept-encoding': 'br', 'if-none-match': header(first, 'etag') as string },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(header(again, 'link')).toBe(header(first, 'link'));
+  });
+
+  it('refuses hints whose answers are not API paths', async () => {
+    const bad = await fakeDist();
+    try {
+      await writeFile(
+        path.join(bad, '.vite', 'preload.json'),
+        JSON.stringify({ all: [], answers: [{ path: '/api/x>; rel=preload; as=script' }], pages: [] }),
+      );
+      await expect(serveWebApp(Fastify(), bad)).rejects.toThrow(/preload hints/);
+    } finally {
+      await rm(bad, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('answerPaths, ownFiles, preloadLink', () => {
+  it('fills each :name from the page URL’s segment of that name', () => {
+    const every = [{ path: '/api/profile' }];
+    const own = [{ path: '/api/x/:b/:a' }, { path: '/api/me/:a', signedIn: true }];
+    expect(answerPaths('/p/one/two#top', '/p/:a/:b', every, own, true)).toEqual([
+      '/api/profile',
+      '/api/x/two/one',
+      '/api/me/one',
+    ]);
+    expect(answerPaths('/p/one/two', '/p/:a/:b', every, own, false)).toEqual([
+      '/api/profile',
+      '/api/x/two/one',
+    ]);
+    // A parameter the page has not: the answer cannot be named.
+    expect(answerPaths('/p/one', '/p/:a', every, [{ path: '/api/y/:c' }], true)).toEqual(['/api/profile']);
+  });
+
+  it('reads the files index.html loads itself, and writes them into one Link header', () => {
+    expect(ownFiles(INDEX)).toEqual({
+      styles: ['static/index-AbC123.css'],
+      scripts: ['static/index-AbC123.js', 'static/framework-1.js'],
+    });
+    expect(preloadLink({ styles: ['s.css'], scripts: ['a.js'], answers: ['/api/p'] })).toBe(
+      '</s.css>; rel=preload; as=style; crossorigin, </a.js>; rel=modulepreload, </api/p>; rel=preload; as=fetch; crossorigin',
+    );
   });
 });
 

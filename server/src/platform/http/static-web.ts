@@ -4,6 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../sessions';
 
 /**
  * The built web app (web/dist) and how it is cached (decision 023). Vite names every bundle under
@@ -17,6 +18,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * round trip before the first screen and its first answer. So the build also writes which files
  * each landing page loads (`.vite/preload.json`, web/vite.config.ts), and the index.html sent for a
  * path names them as `modulepreload` links: fetched beside the entry (decision 025).
+ *
+ * The first screen then waits for its API answers (who is signed in, the game), which the app asks
+ * for only once its scripts have run. The hints also name those, with the page's own parameters
+ * filled in, and the answer carries them as a `Link: rel=preload; as=fetch` header: the browser
+ * fetches them beside the scripts and the app's own fetch takes the answer (decision 031).
  */
 
 /** Hashed file names: a changed file is a new URL, so a year's cache is never stale. */
@@ -52,12 +58,23 @@ interface Variant {
 }
 type Variants = Record<Encoding | 'identity', Variant>;
 
+/**
+ * An API answer a page asks for as it starts: its path (`:name` is the page URL's segment of that
+ * name); `signedIn`: asked only when the visitor is signed in.
+ */
+export interface AnswerHint {
+  path: string;
+  signedIn?: boolean;
+}
+
 /** What `.vite/preload.json` holds: files (paths under the build) to name for every page and per page. */
 export interface PreloadHints {
   /** Loaded on every page beside the entry: the full route table the first answers wait for. */
   all: string[];
-  /** A landing page's URL pattern (`:name` is one segment) and its own chunks. */
-  pages: { path: string; files: string[] }[];
+  /** API answers every page asks for as it starts (a build before decision 031 has none). */
+  answers?: AnswerHint[];
+  /** A landing page's URL pattern (`:name` is one segment), its own chunks and its first answers. */
+  pages: { path: string; files: string[]; answers?: AnswerHint[] }[];
 }
 
 function readHints(webDist: string): PreloadHints | undefined {
@@ -66,9 +83,15 @@ function readHints(webDist: string): PreloadHints | undefined {
   const hints = JSON.parse(readFileSync(file, 'utf8')) as PreloadHints;
   const files = (list: unknown) =>
     Array.isArray(list) && list.every((f) => typeof f === 'string' && /^[\w./-]+$/.test(f));
+  // An answer's path goes into a header: only the characters of an API path and its parameters.
+  const answers = (list: unknown) =>
+    list === undefined ||
+    (Array.isArray(list) &&
+      list.every((a: AnswerHint) => typeof a?.path === 'string' && /^\/api\/[\w./:-]*$/.test(a.path)));
   const pages: unknown = hints.pages;
-  const page = (p: PreloadHints['pages'][number]) => typeof p?.path === 'string' && files(p.files);
-  if (!files(hints.all) || !Array.isArray(pages) || !pages.every(page)) {
+  const page = (p: PreloadHints['pages'][number]) =>
+    typeof p?.path === 'string' && files(p.files) && answers(p.answers);
+  if (!files(hints.all) || !answers(hints.answers) || !Array.isArray(pages) || !pages.every(page)) {
     throw new Error(`${file} is not a list of preload hints: rebuild the web app`);
   }
   return hints;
@@ -90,6 +113,73 @@ export function landingPageOf(
       pattern.every((p, k) => (p.startsWith(':') ? (segments[k] ?? '') !== '' : p === segments[k]))
     );
   });
+}
+
+/** A URL path segment that is the same encoded or not: safe to copy into an API path and a header. */
+const PLAIN_SEGMENT = /^[\w.~-]+$/;
+
+/**
+ * The API paths a request for `url` (a page of pattern `pagePath`, or none) should preload: every
+ * page's answers, and the page's own when its address has no query (a query may change what the
+ * page asks for). Signed-in answers only with a session cookie; an answer whose parameter is not a
+ * plain segment is left out.
+ */
+export function answerPaths(
+  url: string,
+  pagePath: string | undefined,
+  every: readonly AnswerHint[],
+  own: readonly AnswerHint[],
+  signedIn: boolean,
+): string[] {
+  const end = url.search(/[?#]|$/);
+  const segments = url.slice(0, end).split('/');
+  const pattern = pagePath?.split('/') ?? [];
+  const param = (name: string) => segments[pattern.indexOf(name)] ?? '';
+  const wanted = url[end] === '?' ? every : [...every, ...own];
+  const out: string[] = [];
+  for (const answer of wanted) {
+    if (answer.signedIn && !signedIn) continue;
+    let plain = true;
+    const filled = answer.path.split('/').map((part) => {
+      if (!part.startsWith(':')) return part;
+      const value = param(part);
+      if (!PLAIN_SEGMENT.test(value)) plain = false;
+      return value;
+    });
+    if (plain) out.push(filled.join('/'));
+  }
+  return out;
+}
+
+/** What a page's `Link` header names: its stylesheets, its module scripts and its first API answers. */
+export interface PageLinks {
+  styles: readonly string[];
+  scripts: readonly string[];
+  answers: readonly string[];
+}
+
+/**
+ * The `Link` header that has the browser fetch a page's files and first answers as the headers
+ * arrive, before it has parsed the page (decision 031): the stylesheets and scripts as the page's
+ * own tags ask for them (CORS, `crossorigin`), the answers as the app's fetch does.
+ */
+export function preloadLink({ styles, scripts, answers }: PageLinks): string {
+  return [
+    ...styles.map((f) => `</${f}>; rel=preload; as=style; crossorigin`),
+    ...scripts.map((f) => `</${f}>; rel=modulepreload`),
+    ...answers.map((p) => `<${p}>; rel=preload; as=fetch; crossorigin`),
+  ].join(', ');
+}
+
+/** The build's files index.html loads itself: its stylesheets, and its module script and modulepreloads. */
+export function ownFiles(html: string): { styles: string[]; scripts: string[] } {
+  const href = (tag: string) => /\s(?:href|src)="\/([\w./-]+)"/.exec(tag)?.[1];
+  const tags = (pattern: RegExp) =>
+    [...html.matchAll(pattern)].map((m) => href(m[0])).filter((f): f is string => f !== undefined);
+  return {
+    styles: tags(/<link\s[^>]*rel="stylesheet"[^>]*>/g),
+    scripts: tags(/<script\s[^>]*type="module"[^>]*>|<link\s[^>]*rel="modulepreload"[^>]*>/g),
+  };
 }
 
 /** index.html with a modulepreload link per file, before </head> (as Vite writes the entry's own). */
@@ -161,11 +251,27 @@ export async function serveWebApp(
   const page = (files: string[]) => variantsOf(Buffer.from(withPreloads(html, [...new Set(files)])));
   const base = hints ? page(hints.all) : plain;
   const perPage = new Map(hints?.pages.map((p) => [p, page([...hints.all, ...p.files])]));
+  const own = ownFiles(html);
+  // Whether the visitor is signed in, as far as a preload goes: a session cookie is there (checked
+  // by the API itself; a stale one costs one unused answer).
+  const session = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=[^;\\s]`);
   return {
     sendIndex(request, reply) {
       const landing = hints && landingPageOf(hints.pages, request.url);
       const index = (landing && perPage.get(landing)) ?? base;
       const variant = index[preferredEncoding(request.headers['accept-encoding']) ?? 'identity'];
+      if (hints) {
+        const signedIn = session.test(request.headers.cookie ?? '');
+        const answers = answerPaths(
+          request.url,
+          landing?.path,
+          hints.answers ?? [],
+          landing?.answers ?? [],
+          signedIn,
+        );
+        const scripts = [...new Set([...own.scripts, ...hints.all, ...(landing?.files ?? [])])];
+        reply.header('link', preloadLink({ styles: own.styles, scripts, answers }));
+      }
       reply
         .header('cache-control', REVALIDATE)
         .header('vary', 'accept-encoding')

@@ -1,8 +1,23 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { communityImageUrl } from '../../api/asset-urls';
 import { communityPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
+
+/**
+ * A list's first image is its page's largest paint: until it is in, the others wait (decision 031),
+ * so they do not share the line with it. Released once, for the whole visit.
+ */
+let listImagesHeld = true;
+const waiting = new Set<() => void>();
+
+/** The first image is in (or took too long): the held images are asked for now, without a render. */
+export function releaseListImages(): void {
+  if (!listImagesHeld) return;
+  listImagesHeld = false;
+  for (const show of waiting) show();
+  waiting.clear();
+}
 
 interface CommunityCardProps {
   endpoint: string;
@@ -14,10 +29,38 @@ interface CommunityCardProps {
    * first, not lazily once layout has placed it (decision 025).
    */
   priority?: boolean;
+  /**
+   * The image waits for releaseListImages (once per visit): the box keeps its size and colour
+   * meanwhile (communities.css).
+   */
+  holdImage?: boolean;
+  /** The image has loaded, or failed: the list may let the others come. */
+  onImageDone?: () => void;
 }
 
 /** A community tile linking to its page; the whole card is one link named after the community. */
-export function CommunityCard({ endpoint, name, image, children, priority = false }: CommunityCardProps) {
+export function CommunityCard({
+  endpoint,
+  name,
+  image,
+  children,
+  priority = false,
+  holdImage = false,
+  onImageDone,
+}: CommunityCardProps) {
+  const url = communityImageUrl(image);
+  const held = holdImage && listImagesHeld;
+  const img = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    if (!held) return;
+    const show = () => {
+      if (img.current && !img.current.getAttribute('src')) img.current.src = url;
+    };
+    waiting.add(show);
+    return () => {
+      waiting.delete(show);
+    };
+  }, [held, url]);
   return (
     <li className="community-card">
       <Link to={communityPath(endpoint)} className="community-card-link">
@@ -26,8 +69,11 @@ export function CommunityCard({ endpoint, name, image, children, priority = fals
           className="community-card-image"
           loading={priority ? 'eager' : 'lazy'}
           fetchPriority={priority ? 'high' : undefined}
-          src={communityImageUrl(image)}
+          imgRef={img}
+          src={held ? undefined : url}
           alt=""
+          onLoad={onImageDone}
+          onErrorCapture={onImageDone}
         />
         <span className="community-card-body">
           <span className="community-card-name">{name}</span>

@@ -1,15 +1,19 @@
 import { COMMUNITY_SEARCH_MAX, httpRoutes } from '@hunch/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { callApi, errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { whenIdle } from '../../api/when-idle';
 import { Chip } from '../../shared/chip';
 import { Loading } from '../../shared/loading';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { useCommunitySearch } from './community-api';
-import { CommunityCard } from './community-card';
+import { CommunityCard, releaseListImages } from './community-card';
 import { memberCount } from './community-text';
+
+/** The first card's image is waited for at most this long before the others are asked for. */
+const FIRST_IMAGE_ALONE_MS = 3000;
 
 /** Typing pauses this long before the search runs (each keystroke would be a request). */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -70,6 +74,13 @@ export function CommunitySearchPage() {
   const q = (params.get('q') ?? '').trim();
   const search = useCommunitySearch(selected);
   const named = useNameSearch(selected, q);
+  // The first card's image is the page's largest paint: the others wait until it is in and shown
+  // (or a few seconds), so they do not share the line with it (decision 031).
+  const firstImageDone = useCallback(() => whenIdle(releaseListImages), []);
+  useEffect(() => {
+    const timer = window.setTimeout(releaseListImages, FIRST_IMAGE_ALONE_MS);
+    return () => window.clearTimeout(timer);
+  }, []);
 
   const choose = (category: string) => {
     // A selected chip, in any group, clears the filter when clicked again (issue 27 extends the
@@ -142,6 +153,8 @@ export function CommunitySearchPage() {
               name={c.name}
               image={c.image}
               priority={k === 0}
+              holdImage={k > 0}
+              onImageDone={k === 0 ? firstImageDone : undefined}
             >
               <span className="community-card-meta">{memberCount(c.members)} members</span>
               {c.categories.length > 0 && (

@@ -2,6 +2,7 @@ import type { Game } from '@hunch/contract';
 import { stateLabel } from '@hunch/rules';
 import { Link } from 'react-router';
 import { gameImageUrl } from '../../api/asset-urls';
+import { groupDigits } from '../../shared/number-text';
 import { communityPath, seriesPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
 
@@ -35,7 +36,7 @@ export function GameHeader({ game }: { game: Game }) {
             {game.question_count} {game.question_count === 1 ? 'question' : 'questions'}
           </span>
           <span>
-            {game.participants.toLocaleString('en-US')} {game.participants === 1 ? 'player' : 'players'}
+            {groupDigits(game.participants)} {game.participants === 1 ? 'player' : 'players'}
           </span>
         </p>
       </div>

@@ -9,6 +9,7 @@ import { queryKeys } from '../../api/query-keys';
 import { useGameChannel } from '../../api/use-game-channel';
 import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
+import { groupDigits } from '../../shared/number-text';
 import { gamePath, seriesPath } from '../../shared/paths';
 import { ScoringLink } from '../../shared/scoring-link';
 import { formatWhen } from '../../shared/time-text';
@@ -18,6 +19,7 @@ import { AddToCalendar } from './add-to-calendar';
 import { GameAction } from './game-action';
 import { GameHeader } from './game-header';
 import { GameSchedule } from './game-schedule';
+import { worthWatching } from './game-watch';
 import { SubcommunitySelect } from './subcommunity-select';
 
 /**
@@ -25,6 +27,10 @@ import { SubcommunitySelect } from './subcommunity-select';
  * is not this feature's to import): the game and the subcommunity the player represents.
  */
 export type LiveSlot = (game: Game, subcommunity: string | null) => ReactNode;
+
+/** The states in which a live game's page may open at its lobby (the live game is under way). */
+const livePhase = (game: Game) =>
+  game.synchronous && (game.state === 'open' || game.state === 'standby' || game.state === 'results');
 
 /** Fetch the game anew when the clock passes its next boundary, in case a socket push is missed. */
 function useRefreshAtBoundary(game: Game | undefined): void {
@@ -97,7 +103,7 @@ function YourResult({ participation }: { participation: Participation }) {
     <p className="your-result">
       {score !== null && (
         <span>
-          Your score <strong>{score.toLocaleString('en-US')}</strong>
+          Your score <strong>{groupDigits(score)}</strong>
         </span>
       )}
       {rank !== null && (
@@ -109,7 +115,15 @@ function YourResult({ participation }: { participation: Participation }) {
   );
 }
 
-function GameView({ game, liveSlot }: { game: Game; liveSlot: LiveSlot }) {
+function GameView({
+  game,
+  liveSlot,
+  prepareLive,
+}: {
+  game: Game;
+  liveSlot: LiveSlot;
+  prepareLive: (() => unknown) | undefined;
+}) {
   const profile = useProfile() ?? null;
   const location = useLocation();
   const [params] = useSearchParams();
@@ -131,10 +145,12 @@ function GameView({ game, liveSlot }: { game: Game; liveSlot: LiveSlot }) {
   // A player already in a live game goes back into it from any link to the game (another tab, another
   // device, the play lists): the page opens at #lobby, as after 'Join Lobby'.
   const navigate = useNavigate();
-  const backInto =
-    game.synchronous &&
-    participation !== null &&
-    (game.state === 'open' || game.state === 'standby' || game.state === 'results');
+  const underWay = livePhase(game);
+  const backInto = participation !== null && underWay;
+  // The live panel is its own chunk: fetched as soon as the game is under way, not once #lobby shows.
+  useEffect(() => {
+    if (underWay) prepareLive?.();
+  }, [underWay, prepareLive]);
   useEffect(() => {
     if (backInto && location.hash !== '#lobby') {
       navigate({ search: location.search, hash: 'lobby' }, { replace: true });
@@ -199,14 +215,20 @@ function GameView({ game, liveSlot }: { game: Game; liveSlot: LiveSlot }) {
   );
 }
 
-/** /play/{community}/{series}/{uuid}: the game page; unknown games go to the series page (spec §2). */
-export function GamePage({ liveSlot }: { liveSlot: LiveSlot }) {
+/**
+ * /play/{community}/{series}/{uuid}: the game page; unknown games go to the series page (spec §2).
+ * `prepareLive` starts loading what `liveSlot` shows, once the game is under way.
+ */
+export function GamePage({ liveSlot, prepareLive }: { liveSlot: LiveSlot; prepareLive?: () => unknown }) {
   const { community = '', series = '', uuid = '' } = useParams();
   const navigate = useNavigate();
   const { search, hash } = useLocation();
   const game = useGame(uuid);
   const back = seriesPath(community, series);
-  useGameChannel(uuid, () => navigate(back, { replace: true }));
+  // Pushes only while the game may change by itself or a boundary is near: otherwise the clock below
+  // refreshes it, and socket.io is not loaded at all (decision 031).
+  const now = useNow(30_000);
+  useGameChannel(uuid, () => navigate(back, { replace: true }), !!game.data && worthWatching(game.data, now));
   useRefreshAtBoundary(game.data);
 
   if (game.isPending) return <Loading label="Loading game…" />;
@@ -225,5 +247,5 @@ export function GamePage({ liveSlot }: { liveSlot: LiveSlot }) {
   if (canonical !== gamePath({ uuid, community: { endpoint: community }, series: { endpoint: series } })) {
     return <Navigate to={`${canonical}${search}${hash}`} replace />;
   }
-  return <GameView game={game.data} liveSlot={liveSlot} />;
+  return <GameView game={game.data} liveSlot={liveSlot} prepareLive={prepareLive} />;
 }

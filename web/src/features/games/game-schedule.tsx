@@ -1,6 +1,6 @@
 import type { Game } from '@hunch/contract';
 import { nextStateChangeAt } from '@hunch/rules';
-import { formatWhen, scheduleRows, viewerTimeZone } from '../../shared/time-text';
+import { formatWhen, scheduleRows, viewerZoneName } from '../../shared/time-text';
 import { Countdown } from './countdown';
 
 /** The Schedule section: open, standby and complete in the viewer's time zone, with the countdown. */
@@ -30,7 +30,7 @@ export function GameSchedule({ game, now }: { game: Game; now: Date }) {
           );
         })}
       </ol>
-      <p className="note">Times are shown in your time zone ({viewerTimeZone()}).</p>
+      <p className="note">Times are shown in your time zone ({viewerZoneName()}).</p>
     </section>
   );
 }

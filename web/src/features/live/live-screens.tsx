@@ -11,6 +11,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useParticipation } from '../../api/game-queries';
 import { queryKeys } from '../../api/query-keys';
+import { groupDigits } from '../../shared/number-text';
 import { resultsPath } from '../../shared/paths';
 import { formatWhen } from '../../shared/time-text';
 import { useNow } from '../../shared/use-now';
@@ -40,7 +41,7 @@ export function PlayerCount({
         <span />
       </span>
       <span>
-        <strong>{players.toLocaleString('en-US')}</strong>{' '}
+        <strong>{groupDigits(players)}</strong>{' '}
         <span className={compact ? 'live-players-word' : undefined}>
           {word}
           {inLobby ? ' in the lobby' : ''}

@@ -6,6 +6,7 @@ import { useGame } from '../../api/game-queries';
 import { useGameChannel } from '../../api/use-game-channel';
 import { Loading } from '../../shared/loading';
 import { NavItem } from '../../shared/nav-item';
+import { groupDigits } from '../../shared/number-text';
 import { gamePath, resultsPath, seriesPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
 import { ScoringLink } from '../../shared/scoring-link';
@@ -55,7 +56,7 @@ export function ResultsShell() {
           </p>
           <h1>{g.name}</h1>
           <p className="note">
-            {g.participants.toLocaleString('en-US')} {g.participants === 1 ? 'player' : 'players'}
+            {groupDigits(g.participants)} {g.participants === 1 ? 'player' : 'players'}
           </p>
           <div className="results-actions">
             <ShareResult game={g} />
