@@ -55,6 +55,27 @@ async function appFor(dist: string): Promise<FastifyInstance> {
 
 const header = (res: LightMyRequestResponse, name: string) => res.headers[name] as string | undefined;
 
+/** A build with these preload hints, served for the describe block it is called in. */
+function serveWithHints(hints: unknown): { app: () => FastifyInstance } {
+  let dist: string | undefined;
+  let app: FastifyInstance | undefined;
+  beforeAll(async () => {
+    dist = await fakeDist();
+    await writeFile(path.join(dist, '.vite', 'preload.json'), JSON.stringify(hints));
+    app = await appFor(dist);
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (dist) await rm(dist, { recursive: true, force: true });
+  });
+  return {
+    app: () => {
+      if (!app) throw new Error('the app is not served yet');
+      return app;
+    },
+  };
+}
+
 describe('the web app: compressed and cached', () => {
   let dist: string;
   let app: FastifyInstance;
@@ -174,24 +195,14 @@ describe('preload hints: a landing page’s chunks named in its index.html', () 
       { path: '/play/:community/:series/:uuid', files: ['static/game-1.js', 'static/schemas-1.js'] },
     ],
   };
-  let dist: string;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    dist = await fakeDist();
-    await writeFile(path.join(dist, '.vite', 'preload.json'), JSON.stringify(hints));
-    app = await appFor(dist);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await rm(dist, { recursive: true, force: true });
-  });
+  const served = serveWithHints(hints);
   // The links the server adds (index.html names the entry's own).
   const preloads = (html: string) =>
     [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)]
       .map((m) => m[1])
       .filter((f) => !INDEX.includes(`href="${f}"`));
   const page = async (url: string) => {
-    const res = await app.inject({ url, headers: { 'accept-encoding': 'br' } });
+    const res = await served.app().inject({ url, headers: { 'accept-encoding': 'br' } });
     expect(res.statusCode, url).toBe(200);
     expect(header(res, 'content-encoding'), url).toBe('br');
     return brotliDecompressSync(res.rawPayload).toString();
@@ -220,12 +231,14 @@ describe('preload hints: a landing page’s chunks named in its index.html', () 
   });
 
   it('gives each page its own tag, and answers 304 to it', async () => {
-    const search = await app.inject({ url: '/communities/search', headers: { 'accept-encoding': 'gzip' } });
-    const other = await app.inject({ url: '/profile', headers: { 'accept-encoding': 'gzip' } });
+    const search = await served
+      .app()
+      .inject({ url: '/communities/search', headers: { 'accept-encoding': 'gzip' } });
+    const other = await served.app().inject({ url: '/profile', headers: { 'accept-encoding': 'gzip' } });
     expect(gunzipSync(search.rawPayload).toString()).toContain('search-1.js');
     const etag = header(search, 'etag') as string;
     expect(etag).not.toBe(header(other, 'etag'));
-    const again = await app.inject({
+    const again = await served.app().inject({
       url: '/communities/search',
       headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
     });
@@ -233,7 +246,7 @@ describe('preload hints: a landing page’s chunks named in its index.html', () 
   });
 
   it('names the page’s own files in a Link header, as its tags ask for them, for an old build too', async () => {
-    const res = await app.inject({ url: '/play/runners/spring/0f3c' });
+    const res = await served.app().inject({ url: '/play/runners/spring/0f3c' });
     expect(header(res, 'link')).toBe(
       [
         '</static/index-AbC123.css>; rel=preload; as=style; crossorigin',
@@ -276,20 +289,10 @@ describe('preload hints: a landing page’s first API answers in its Link header
       },
     ],
   };
-  let dist: string;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    dist = await fakeDist();
-    await writeFile(path.join(dist, '.vite', 'preload.json'), JSON.stringify(hints));
-    app = await appFor(dist);
-  });
-  afterAll(async () => {
-    await app?.close();
-    await rm(dist, { recursive: true, force: true });
-  });
+  const served = serveWithHints(hints);
   /** The API paths the answer's Link header preloads. */
   const answers = async (url: string, cookie?: string) => {
-    const res = await app.inject({ url, headers: cookie ? { cookie } : {} });
+    const res = await served.app().inject({ url, headers: cookie ? { cookie } : {} });
     expect(res.statusCode, url).toBe(200);
     return [
       ...(header(res, 'link') ?? '').matchAll(/<(\/api\/[^>]*)>; rel=preload; as=fetch; crossorigin/g),
@@ -319,8 +322,10 @@ describe('preload hints: a landing page’s first API answers in its Link header
   });
 
   it('answers 304 with the same Link header', async () => {
-    const first = await app.inject({ url: '/communities/search', headers: { 'accept-encoding': 'br' } });
-    const again = await app.inject({
+    const first = await served
+      .app()
+      .inject({ url: '/communities/search', headers: { 'accept-encoding': 'br' } });
+    const again = await served.app().inject({
       url: '/communities/search',
       headers: { 'accept-encoding': 'br', 'if-none-match': header(first, 'etag') as string },
     });
