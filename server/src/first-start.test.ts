@@ -26,9 +26,9 @@ describe('which start creates the embedded database in a child process', () => {
     expect(createsEmbeddedDatabase(config({ SEED_DEMO: '1' }))).toBe(true);
     // Without the demo there is little to let go of; PostgreSQL's memory is not ours.
     expect(createsEmbeddedDatabase(config({ SEED_DEMO: '0' }))).toBe(false);
-    expect(createsEmbeddedDatabase(config({ SEED_DEMO: '1', DATABASE_URL: 'postgres://127.0.0.1/test' }))).toBe(
-      false,
-    );
+    expect(
+      createsEmbeddedDatabase(config({ SEED_DEMO: '1', DATABASE_URL: 'postgres://127.0.0.1/test' })),
+    ).toBe(false);
     // A folder that has a database: a later start, which opens it as it is.
     mkdirSync(embeddedFolder(dir), { recursive: true });
     expect(createsEmbeddedDatabase(config({ SEED_DEMO: '1' }))).toBe(false);
