@@ -362,6 +362,15 @@ describe('answerPaths, ownFiles, preloadLink', () => {
     ]);
     // A parameter the page has not: the answer cannot be named.
     expect(answerPaths('/p/one', '/p/:a', every, [{ path: '/api/y/:c' }], true)).toEqual(['/api/profile']);
+    // Not a plain segment: encoded text, a dot segment, or longer than any real parameter.
+    for (const segment of ['a%0d%0aSet-Cookie:x', '..', '.', 'x'.repeat(101)]) {
+      expect(answerPaths(`/p/${segment}`, '/p/:a', every, [{ path: '/api/y/:a' }], true), segment).toEqual([
+        '/api/profile',
+      ]);
+    }
+    expect(answerPaths(`/p/${'x'.repeat(100)}`, '/p/:a', [], [{ path: '/api/y/:a' }], true)).toEqual([
+      `/api/y/${'x'.repeat(100)}`,
+    ]);
   });
 
   it('reads the files index.html loads itself, and writes them into one Link header', () => {

@@ -115,8 +115,12 @@ export function landingPageOf(
   });
 }
 
-/** A URL path segment that is the same encoded or not: safe to copy into an API path and a header. */
-const PLAIN_SEGMENT = /^[\w.~-]+$/;
+/**
+ * A URL path segment that is the same encoded or not, safe to copy into an API path and a header:
+ * no dot segment (`..` would move the preload up a level), and no longer than any real parameter
+ * (a uuid, an endpoint), so a made-up address cannot fill the header with its own text.
+ */
+const PLAIN_SEGMENT = /^(?!\.{1,2}$)[\w.~-]{1,100}$/;
 
 /**
  * The API paths a request for `url` (a page of pattern `pagePath`, or none) should preload: every
