@@ -1,4 +1,11 @@
-import type { Game, Participation, QuestionItem, SavedAnswer } from '@hunch/contract';
+import type {
+  Game,
+  Participation,
+  QuestionItem,
+  SavedAnswer,
+  SeasonGame,
+  SeasonQuestion,
+} from '@hunch/contract';
 
 /**
  * Contract-shaped values for the web's unit tests: valid by default, overridden where a test is
@@ -70,5 +77,22 @@ export function makeParticipation(
   return {
     entry: { subcommunity: null, rank: null, score: null, questions },
     answers: Object.fromEntries(Object.entries(answers).map(([i, a]) => [String(i), a])),
+  };
+}
+
+/** A game of a season file, as the host console edits it: week-1, asynchronous, these questions. */
+export function makeSeasonGame(questions: SeasonQuestion[], overrides: Partial<SeasonGame> = {}): SeasonGame {
+  return {
+    key: 'week-1',
+    synchronous: false,
+    speed_bonus: false,
+    schedule: {
+      open: '2026-12-01T18:00:00Z',
+      standby: '2026-12-03T18:00:00Z',
+      complete: '2026-12-04T18:00:00Z',
+    },
+    subcommunities: [],
+    questions,
+    ...overrides,
   };
 }

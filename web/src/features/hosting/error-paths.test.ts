@@ -1,21 +1,10 @@
-import type { SeasonGame } from '@hunch/contract';
 import { describe, expect, it } from 'vitest';
+import { makeSeasonGame } from '../../test/factories';
 import { fieldId, gameFields, nearestField, placeProblems } from './error-paths';
 import { pathText } from './path-text';
 import { newQuestion } from './season-edit';
 
-const game: SeasonGame = {
-  key: 'week-1',
-  synchronous: false,
-  speed_bonus: false,
-  schedule: {
-    open: '2026-12-01T18:00:00Z',
-    standby: '2026-12-03T18:00:00Z',
-    complete: '2026-12-04T18:00:00Z',
-  },
-  subcommunities: [],
-  questions: [newQuestion('vote'), newQuestion('guess'), newQuestion('predict')],
-};
+const game = makeSeasonGame([newQuestion('vote'), newQuestion('guess'), newQuestion('predict')]);
 const prefix = 'series.0.games.2';
 const fields = gameFields(prefix, game);
 

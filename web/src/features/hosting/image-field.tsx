@@ -74,7 +74,7 @@ export function ImageField({
         <div className="host-image-actions">
           <input
             id={id}
-            className="host-file-input"
+            className="visually-hidden host-file-input"
             type="file"
             accept="image/png,image/jpeg"
             disabled={disabled || upload.isPending}

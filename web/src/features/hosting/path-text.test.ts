@@ -1,5 +1,6 @@
 import type { Season } from '@hunch/contract';
 import { describe, expect, it } from 'vitest';
+import { makeSeasonGame } from '../../test/factories';
 import { pathParts, pathText } from './path-text';
 import { newQuestion } from './season-edit';
 
@@ -10,20 +11,7 @@ const doc: Season = {
       endpoint: 'weekly-picks',
       name: 'Weekly Picks',
       description: '',
-      games: [
-        {
-          key: 'week-1',
-          synchronous: false,
-          speed_bonus: false,
-          schedule: {
-            open: '2026-12-01T18:00:00Z',
-            standby: '2026-12-03T18:00:00Z',
-            complete: '2026-12-04T18:00:00Z',
-          },
-          subcommunities: [],
-          questions: [newQuestion('vote'), newQuestion('predict')],
-        },
-      ],
+      games: [makeSeasonGame([newQuestion('vote'), newQuestion('predict')])],
     },
   ],
 };

@@ -1,5 +1,6 @@
 import { parseSeason, type SeasonGame, type SeasonQuestion } from '@hunch/contract';
 import { describe, expect, it } from 'vitest';
+import { makeSeasonGame } from '../../test/factories';
 import {
   addQuestion,
   duplicateGame,
@@ -35,18 +36,7 @@ const predict = (text: string, outcome: number | 'crowd' | 'pending'): SeasonQue
   outcome,
 });
 
-const game = (questions: SeasonQuestion[]): SeasonGame => ({
-  key: 'week-1',
-  synchronous: false,
-  speed_bonus: false,
-  schedule: {
-    open: '2026-12-01T18:00:00Z',
-    standby: '2026-12-03T18:00:00Z',
-    complete: '2026-12-04T18:00:00Z',
-  },
-  subcommunities: [],
-  questions,
-});
+const game = (questions: SeasonQuestion[]) => makeSeasonGame(questions);
 
 const links = (g: SeasonGame) =>
   g.questions.map((q) => (q.kind === 'guess' ? (q.linked_vote ?? null) : q.text));
