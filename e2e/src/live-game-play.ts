@@ -105,6 +105,33 @@ export async function answer(page: Page, pick: number, by: 'click' | 'letter' | 
 }
 
 /**
+ * The answer a page shows as locked in, once it does: on the question screen (the pressed choice
+ * beside "Answer locked in.") or, when the question closed first, on the screen after it until the
+ * result comes (the result would carry the answer from the server too). Read in one step in the
+ * page, on every frame, so that a lock-in shown briefly is not missed.
+ */
+export async function lockedInAnswer(page: Page): Promise<string> {
+  const shown = await page.waitForFunction(
+    () => {
+      const panel = document.querySelector('[aria-label="Live game"]');
+      const status = panel?.querySelector('.live-status.is-locked strong');
+      if (status?.textContent === 'Answer locked in.') {
+        return panel
+          ?.querySelector('.live-choice[aria-pressed="true"] .live-choice-text')
+          ?.textContent?.trim();
+      }
+      const after = panel?.querySelector('.live-your-answer.is-locked');
+      if (after?.textContent?.includes('Answer locked in:'))
+        return after.querySelector('strong')?.textContent;
+      return undefined;
+    },
+    undefined,
+    { timeout: WAIT.timeout, polling: 'raf' },
+  );
+  return String(await shown.jsonValue());
+}
+
+/**
  * Lets a test hold everything the server sends a page, so that its screen stays as it is while
  * it is checked at three sizes (the live game would move it on); released, the page gets it all.
  */

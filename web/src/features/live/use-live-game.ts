@@ -110,9 +110,11 @@ export function useLiveGame({
     if (!player || typeof BroadcastChannel === 'undefined') return;
     const channel = new BroadcastChannel(`hunch-live:${uuid}:${player}`);
     tabsRef.current = channel;
+    // The check (zod) loads with the channel, after the game page's first screen (decision 025):
+    // fetched on the first message instead, it could arrive after a short question had closed.
+    const check = import('./tab-answer');
     channel.onmessage = (e: MessageEvent) => {
-      // The check (zod) is loaded on the first message, not with the game page (decision 025).
-      void import('./tab-answer').then(({ tabAnswerOf }) => {
+      void check.then(({ tabAnswerOf }) => {
         const answer = tabAnswerOf(e.data);
         if (answer) dispatch({ type: 'stored-elsewhere', answer });
       });
