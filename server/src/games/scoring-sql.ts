@@ -1,5 +1,6 @@
 import { MAX_POINTS } from '@hunch/rules';
 import type { Queryable } from '../platform/db/database';
+import { readInParallel } from '../platform/db/read-in-parallel';
 import { dropEmptyCounts, standingsMoves } from './community-standings';
 import { BY_CHOICE, type QuestionPlan, ZERO } from './scoring-plan';
 
@@ -156,20 +157,26 @@ export async function writeScores(
   speedBonus: boolean,
   communityId: number,
 ): Promise<number> {
-  const q = planRelation(plan, speedBonus, 3);
+  const q = planRelation(plan, speedBonus, 2);
   await tx.query('DELETE FROM leaderboard_chunks WHERE game_id = $1', [gameId]);
+  // Each entry's total, summed over its answers on both cores (readInParallel, decision 033: a
+  // million entries' five million answers took 17.1 s of one core inside the statement below,
+  // 4.0-5.1 s apart).
+  const totals = `SELECT p.id, p.user_id, p.subcommunity_id AS sub, p.score AS old,
+                         COALESCE(sum(x.points), 0)::float8 AS s
+                    FROM participations p
+                    LEFT JOIN (SELECT a.participation_id, ${pointsSql(q.choicePoints)} AS points
+                                 FROM answers a JOIN ${q.sql} ON q.i = a.question_i) x ON x.participation_id = p.id
+                   WHERE p.game_id = $1
+                   GROUP BY p.id`;
   // One sort of the entries by score serves positions, ranks and the players at or above each
   // score; ranks within subcommunities sort only the entries that have one. The entries are written
   // in the order of their ids, which is the order of their pages: in the order of the board, pages
   // were written back and read again many times over (a million entries: 12.1 against 5.3 s of CPU).
-  const { rows } = await tx.query<{ n: number }>(
-    `WITH totals AS MATERIALIZED (
-       SELECT p.id, p.user_id, p.subcommunity_id AS sub, p.score AS old, COALESCE(sum(x.points), 0)::float8 AS s
-         FROM participations p
-         LEFT JOIN (SELECT a.participation_id, ${pointsSql(q.choicePoints)} AS points
-                      FROM answers a JOIN ${q.sql} ON q.i = a.question_i) x ON x.participation_id = p.id
-        WHERE p.game_id = $1
-        GROUP BY p.id),
+  const write = () =>
+    tx.query<{ n: number }>(
+      // The totals are read four times: once into memory (a temporary table's buffers are 8 MB).
+      `WITH totals AS MATERIALIZED (SELECT * FROM entry_totals),
      ordered AS MATERIALIZED (
        SELECT id, sub, s, (row_number() OVER by_entry)::int AS pos, (rank() OVER by_score)::int AS r,
               (count(*) OVER by_score)::float8 AS upto
@@ -193,8 +200,9 @@ export async function writeScores(
        SELECT $1, board_chunk(pos), array_agg(id ORDER BY pos) FROM ordered GROUP BY board_chunk(pos)),
      ${standingsMoves('totals', '$2::int')}
      SELECT count(*)::int AS n FROM totals`,
-    [gameId, communityId, ...q.params],
-  );
+      [gameId, communityId],
+    );
+  const { rows } = await readInParallel(tx, 'entry_totals', totals, [gameId, ...q.params], write);
   await dropEmptyCounts(tx, communityId);
   return rows[0]!.n;
 }
