@@ -108,7 +108,7 @@ export async function answer(page: Page, pick: number, by: 'click' | 'letter' | 
  * The answer a page shows as locked in, once it does: on the question screen (the pressed choice
  * beside "Answer locked in.") or, when the question closed first, on the screen after it until the
  * result comes (the result would carry the answer from the server too). Read in one step in the
- * page, on every frame, so that a lock-in shown briefly is not missed.
+ * page, often, so that a lock-in shown briefly is not missed.
  */
 export async function lockedInAnswer(page: Page): Promise<string> {
   const shown = await page.waitForFunction(
@@ -126,7 +126,8 @@ export async function lockedInAnswer(page: Page): Promise<string> {
       return undefined;
     },
     undefined,
-    { timeout: WAIT.timeout, polling: 'raf' },
+    // Every 50 ms rather than every frame: a page in the background may get no frames.
+    { timeout: WAIT.timeout, polling: 50 },
   );
   return String(await shown.jsonValue());
 }
