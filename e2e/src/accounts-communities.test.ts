@@ -190,8 +190,15 @@ describe('accounts and communities: a new user', () => {
     page.on('response', (res) => {
       if (res.url().includes('/api/check_registration/')) checksAfter.push(`${res.status()} ${res.url()}`);
     });
-    await signUp().click();
+    // A double click: one account is asked for, not a second refused as taken.
+    const registrations: string[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/register')
+        registrations.push(req.url());
+    });
+    await signUp().dblclick();
     await page.waitForURL((url) => url.pathname.startsWith('/communities/'));
+    expect(registrations).toHaveLength(1);
     await footer().getByRole('link', { name: 'Play', exact: true }).waitFor();
     await footer().getByRole('link', { name: 'Profile', exact: true }).waitFor();
     expect(await footer().getByRole('link', { name: 'Log in' }).count()).toBe(0);

@@ -121,6 +121,19 @@ describe.each(dbKinds)('host console calls (%s)', (kind) => {
     ]);
   });
 
+  it("records a community's new settings beside its old ones, field for field", async () => {
+    const doc = seasonDoc(new Date(start - DAY - HOUR));
+    expect((await postSeason(admin, doc)).statusCode).toBe(200);
+    const edited = { ...doc, community: { ...doc.community, description: 'Edited in the console' } };
+    expect((await postSeason(admin, edited)).statusCode).toBe(200);
+    const entries = (await admin.get(`/api/host/audit/${doc.community.endpoint}`)).json().entries;
+    const updated = entries.find((e: { action: string }) => e.action === 'community.updated');
+    expect(updated.new.description).toBe('Edited in the console');
+    expect(updated.old.description).toBe(doc.community.description);
+    // No stored id beside the document's fields (the log showed 'Id: 13 → none').
+    expect(Object.keys(updated.old).sort()).toEqual(Object.keys(updated.new).sort());
+  });
+
   it('deletes a game before it opens, with an audit entry, and refuses one that has opened', async () => {
     const before = uuid(a, 'week-2');
     const res = await host.delete(`/api/host/game/${before}`);

@@ -19,6 +19,8 @@ export interface PlacedGame {
   uuid: string | null;
 }
 
+const withoutId = <T extends { id: number }>({ id: _id, ...fields }: T) => fields;
+
 const communityValue = (c: SeasonPlan['community']['next']) => ({
   ...c,
   categories: [...c.categories].sort(),
@@ -53,7 +55,8 @@ export async function applyPlan(tx: Queryable, plan: SeasonPlan, actor: Actor): 
         communityId,
         action: 'community.updated',
         target: old.endpoint,
-        old: communityValue({ ...old, categories: old.categories.map((x) => x.name) }),
+        // The stored row's id is no field of the document: the entry compares like with like.
+        old: communityValue({ ...withoutId(old), categories: old.categories.map((x) => x.name) }),
         new: communityValue(community.next),
       });
     }

@@ -4,6 +4,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useProfile } from '../../api/use-profile';
+import { useSingleFlight } from '../../shared/single-flight';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { logIn } from './account-api';
 import { AuthNav } from './auth-nav';
@@ -18,6 +19,7 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
 
+  const sendOnce = useSingleFlight();
   const login = useMutation({
     mutationFn: () => logIn(username, password),
     onSuccess: async (profile) => {
@@ -31,7 +33,7 @@ export function LoginPage() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!login.isPending) login.mutate();
+    sendOnce(() => login.mutateAsync());
   };
 
   // Someone already logged in has nothing to do here: on to where the link meant to take them

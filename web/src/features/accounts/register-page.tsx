@@ -5,6 +5,7 @@ import { Navigate, useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useProfile } from '../../api/use-profile';
+import { useSingleFlight } from '../../shared/single-flight';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { startWelcome } from '../../shared/welcome-flag';
 import { register } from './account-api';
@@ -41,6 +42,7 @@ export function RegisterPage() {
   const confirmState = useConfirmState(password, confirm);
   const allConfirmed = canSignUp([usernameState, emailState, zipcodeState, dobState], password, confirm);
 
+  const sendOnce = useSingleFlight();
   const signUp = useMutation({
     mutationFn: () => register(registrationForm({ username, password, email, zipcode, dob, gender, image })),
     onSuccess: (profile) => {
@@ -64,7 +66,7 @@ export function RegisterPage() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (allConfirmed && !signUp.isPending) signUp.mutate();
+    if (allConfirmed) sendOnce(() => signUp.mutateAsync());
   };
 
   const today = new Date().toISOString().slice(0, 10);

@@ -11,6 +11,7 @@ import { GameSettings } from './game-settings';
 import { GameStateLine } from './game-state-line';
 import { deleteGame, useRefreshHost } from './host-api';
 import { hostGamePath, hostSeriesPath } from './host-paths';
+import { plural } from './host-text';
 import { OutcomesPanel } from './outcomes-panel';
 import { QuestionEditor } from './question-editor';
 import { QuestionPreview } from './question-preview';
@@ -148,7 +149,7 @@ export function GameEditor({ season, si, gi, initial, hosted }: GameEditorProps)
                 pending={hosted.questions.filter((q) => q.outcome === 'pending' && !q.voided).length}
                 live={game.synchronous}
               />
-              {hosted.participants > 0 && ` · ${hosted.participants.toLocaleString('en-US')} players`}
+              {hosted.participants > 0 && ` · ${plural(hosted.participants, 'player')}`}
             </>
           )}
         </p>

@@ -5,6 +5,7 @@ import {
   auditActionText,
   auditChange,
   importSummary,
+  plural,
   saveText,
   sliderRangeText,
   stateTime,
@@ -22,6 +23,12 @@ const result = (over: Partial<SeasonImportResult>): SeasonImportResult => ({
 });
 
 describe('host console texts', () => {
+  it('a count with its noun', () => {
+    expect(plural(1, 'player')).toBe('1 player');
+    expect(plural(0, 'player')).toBe('0 players');
+    expect(plural(1204, 'player')).toBe('1,204 players');
+  });
+
   it('what waits for a host', () => {
     expect(waitingText({ outcomes: 0 })).toBeNull();
     expect(waitingText({ outcomes: 1 })).toBe('1 outcome to enter');

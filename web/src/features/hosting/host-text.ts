@@ -4,7 +4,8 @@ import { pathParts } from './path-text';
 
 /** Texts of the host console: what waits, where a game stands, what an import did. */
 
-const plural = (n: number, one: string, many = `${one}s`) =>
+/** A count with its noun: '1 player', '1,204 players'. */
+export const plural = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** What waits for the hosts of a community ('3 outcomes to enter'), or null when nothing does. */

@@ -1,7 +1,7 @@
 import type { Season } from '@hunch/contract';
 import { describe, expect, it } from 'vitest';
 import { makeSeasonGame } from '../../test/factories';
-import { pathParts, pathText } from './path-text';
+import { filePlace, pathParts, pathText } from './path-text';
 import { newQuestion } from './season-edit';
 
 const doc: Season = {
@@ -44,6 +44,22 @@ describe('a document path in a host’s words', () => {
     expect(pathText('series.0.games.0.questions')).toBe('Series 1 › Game 1 › Questions');
     expect(pathText('category_groups.Sports.0')).toBe('Category groups › Sports › Item 1');
     expect(pathText('series.0.games.0.speed_bonus')).toBe('Series 1 › Game 1 › Speed bonus');
+  });
+
+  it('a place in the file: the path as written, then the line; the whole file has no path', () => {
+    expect(filePlace({ path: '', line: 4, column: 1 }, true)).toEqual({
+      path: null,
+      line: 'line 4, column 1',
+    });
+    expect(filePlace({ path: 'series.0.name', line: 9 }, true)).toEqual({
+      path: 'series.0.name',
+      line: 'line 9',
+    });
+    // An editor screen's document was never a file the host wrote: no lines.
+    expect(filePlace({ path: 'series.0.name', line: 9, column: 3 }, false)).toEqual({
+      path: 'series.0.name',
+      line: null,
+    });
   });
 
   it('an empty path is the whole file; parts are relative to the record given', () => {

@@ -104,3 +104,18 @@ export function pathText(path: string, doc?: unknown): string {
   const parts = pathParts(path, doc);
   return parts.length > 0 ? parts.join(' › ') : 'The whole file';
 }
+
+/**
+ * Where in the file, after the words: the path as written (none for the whole file, which the
+ * words already name) and the line and column when the problem has them.
+ */
+export function filePlace(
+  problem: { path: string; line?: number; column?: number },
+  lines: boolean,
+): { path: string | null; line: string | null } {
+  const column = problem.column !== undefined ? `, column ${problem.column}` : '';
+  return {
+    path: problem.path || null,
+    line: lines && problem.line !== undefined ? `line ${problem.line}${column}` : null,
+  };
+}

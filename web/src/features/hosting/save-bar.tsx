@@ -5,7 +5,7 @@ import { errorText } from '../../api/client';
 import { fieldId, type PlacedProblems, placeProblems } from './error-paths';
 import { importSeason, useRefreshHost } from './host-api';
 import { saveText } from './host-text';
-import { pathText } from './path-text';
+import { filePlace, pathText } from './path-text';
 
 /**
  * Checking and saving a screen's edits: the whole community document goes to the import (its dry
@@ -61,14 +61,14 @@ export function ProblemPlace({
   /** Line and column: of a file the host wrote, not of the document an editor screen sent. */
   lines?: boolean;
 }) {
+  const place = filePlace(problem, lines);
   return (
     <span className="host-problem-place">
       <span>{pathText(problem.path, doc)}</span>{' '}
       <span className="host-problem-path">
-        <code>{problem.path || 'the file'}</code>
-        {lines &&
-          problem.line !== undefined &&
-          ` line ${problem.line}${problem.column !== undefined ? `, column ${problem.column}` : ''}`}
+        {place.path && <code>{place.path}</code>}
+        {place.path && place.line && ' '}
+        {place.line}
       </span>
     </span>
   );

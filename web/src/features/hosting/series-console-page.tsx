@@ -9,6 +9,7 @@ import { ProblemsProvider, TextField } from './fields';
 import { GameStateLine } from './game-state-line';
 import { useHostGames, useSeason } from './host-api';
 import { hostCommunityPath, hostGamePath, newGamePath } from './host-paths';
+import { plural } from './host-text';
 import { ImageField } from './image-field';
 import { SaveBar, useSeasonSave } from './save-bar';
 import { seriesIndex, seriesPathOf, withSeries } from './season-edit';
@@ -91,16 +92,8 @@ function GameRow({
         </p>
         <p className="note">
           key {game.key}
-          {hosted && hosted.participants > 0 && (
-            <>
-              {' '}
-              ·{' '}
-              {hosted.participants === 1
-                ? '1 player'
-                : `${hosted.participants.toLocaleString('en-US')} players`}
-            </>
-          )}{' '}
-          · {game.questions.length === 1 ? '1 question' : `${game.questions.length} questions`}
+          {hosted && hosted.participants > 0 && <> · {plural(hosted.participants, 'player')}</>} ·{' '}
+          {plural(game.questions.length, 'question')}
         </p>
       </div>
       <Link
