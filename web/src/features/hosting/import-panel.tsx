@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { type ImportOutcome, importSeason, useRefreshHost } from './host-api';
-import { importSummary } from './host-text';
+import { importSummary, plural } from './host-text';
 import { ProblemPlace } from './save-bar';
 
 function Counts({ result }: { result: SeasonImportResult }) {
@@ -86,9 +86,7 @@ export function ImportPanel({ community }: { community: string }) {
       {answer?.ok && <Counts result={answer.result} />}
       {answer && !answer.ok && (
         <div className="host-problems" role="alert">
-          <h3>
-            Not imported: {answer.problems.length === 1 ? '1 problem' : `${answer.problems.length} problems`}
-          </h3>
+          <h3>Not imported: {plural(answer.problems.length, 'problem')}</h3>
           <ul>
             {answer.problems.map((p) => (
               <li key={`${p.path}:${p.message}`}>

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../../api/client';
 import { fieldId, type PlacedProblems, placeProblems } from './error-paths';
 import { importSeason, useRefreshHost } from './host-api';
-import { saveText } from './host-text';
+import { plural, saveText } from './host-text';
 import { filePlace, pathText } from './path-text';
 
 /**
@@ -95,7 +95,7 @@ export function ProblemList({
   return (
     <div className="host-problems" role="alert">
       <h3 ref={heading} tabIndex={-1}>
-        {title}: {count === 1 ? '1 problem' : `${count} problems`}
+        {title}: {plural(count, 'problem')}
       </h3>
       <ul>
         {placed.placed.map(({ problem, field }) => (

@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { seriesFields } from './error-paths';
 import { ProblemsProvider, TextField } from './fields';
 import { hostSeriesPath } from './host-paths';
+import { plural } from './host-text';
 import { SaveBar, useSeasonSave } from './save-bar';
 import { newSeries, seriesPathOf, withSeries } from './season-edit';
 
@@ -57,7 +58,7 @@ export function SeriesList({ season, games }: { season: Season; games: HostGame[
               <li key={s.endpoint}>
                 <Link to={hostSeriesPath(community, s.endpoint)}>{s.name}</Link>
                 <span className="note">
-                  {s.games.length === 1 ? '1 game' : `${s.games.length} games`}
+                  {plural(s.games.length, 'game')}
                   {upcoming ? `, ${upcoming} not open yet` : ''}
                 </span>
               </li>
