@@ -102,3 +102,11 @@ export const hostGameSchema = z.object({
 export type HostGame = z.infer<typeof hostGameSchema>;
 export const hostGamesSchema = z.object({ community: z.string(), games: z.array(hostGameSchema) });
 export type HostGames = z.infer<typeof hostGamesSchema>;
+
+/**
+ * A season document's version: the ETag of its export, which an import names in If-Match to save
+ * only over that version (412 when the community changed since; `*`: any version). Decision 034.
+ */
+export const seasonVersionSchema = z
+  .string()
+  .regex(/^(\*|"[A-Za-z0-9_-]{1,100}")$/, 'If-Match must be the ETag of the community’s export, or *');

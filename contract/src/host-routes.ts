@@ -87,8 +87,9 @@ export const hostRoutes = {
     bodyKind: 'document',
     responses: { 200: seasonImportResultSchema },
     // 400 answers JSON {errors: [{path, message, line?, column?}]} (seasonProblemsSchema): every
-    // problem of the document at its path. The other refusals are sentences.
-    errors: [400, 401, 403, 409, 413, 415],
+    // problem of the document at its path. The other refusals are sentences. An If-Match header
+    // (seasonVersionSchema) saves only over that version of the community: 412 when it changed.
+    errors: [400, 401, 403, 409, 412, 413, 415],
     invalid: { query: { status: 400, message: 'dry_run is 1 or 0' } },
   }),
   seasonExport: route({
@@ -97,7 +98,8 @@ export const hostRoutes = {
     access: 'host',
     params: hostCommunityParams,
     bodyKind: 'none',
-    // YAML text; the same document as JSON with `Accept: application/json`.
+    // YAML text; the same document as JSON with `Accept: application/json`. Its ETag header is
+    // the document's version (seasonVersionSchema), the same for both.
     responses: { 200: z.string().or(seasonFileSchema) },
     errors: [401, 403, 404],
     invalid: unknownCommunity,

@@ -156,7 +156,7 @@ describe('host console: the demo host edits a game', () => {
   });
 
   let question: Locator;
-  const edited = `Which season do hosts like best? (${Date.now().toString(36)})`;
+  let edited = `Which season do hosts like best? (${Date.now().toString(36)})`;
   screen('game editor: edit the first question’s text on an unopened game and save', async () => {
     const game = main()
       .getByRole('listitem')
@@ -189,6 +189,58 @@ describe('host console: the demo host edits a game', () => {
       .toBe(edited);
     await checkScreen(page, 'host-game-editor');
   });
+
+  screen(
+    'game editor: a save over what another tab changed is refused; saved again, both stand',
+    async () => {
+      const endpoint = communityPath.split('/').at(-1)!;
+      const theirs = `Changed in another tab (${Date.now().toString(36)})`;
+      // Another tab saves the community's description meanwhile, as its settings screen would: this
+      // editor still holds the version before it, and no focus change tells it otherwise.
+      const status = await page.evaluate(
+        async ({ endpoint, theirs }) => {
+          const { token } = await (await fetch('/api/csrf')).json();
+          const doc = await (
+            await fetch(`/api/host/export/${endpoint}`, { headers: { accept: 'application/json' } })
+          ).json();
+          doc.community.description = theirs;
+          const res = await fetch('/api/host/import', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+            body: JSON.stringify(doc),
+          });
+          return res.status;
+        },
+        { endpoint, theirs },
+      );
+      expect(status).toBe(200);
+
+      const mine = `${edited} Mine.`;
+      const text = question.getByLabel('Question text', { exact: true });
+      await text.fill(mine);
+      await main().getByRole('button', { name: 'Save game' }).click();
+      await main()
+        .getByRole('alert')
+        .filter({ hasText: /^This community changed since you opened it .*nothing was saved/ })
+        .waitFor();
+      // The host's edit is still in the form, over the newer document, to be saved again.
+      expect(await text.inputValue()).toBe(mine);
+      await checkScreen(page, 'host-game-editor-changed-since');
+      await main().getByRole('button', { name: 'Save game' }).click();
+      await main()
+        .getByRole('status')
+        .filter({ hasText: /^Saved\. Updated: 1 game, 1 question\.$/ })
+        .waitFor();
+      const stored = await page.evaluate(
+        async (endpoint) =>
+          (await fetch(`/api/host/export/${endpoint}`, { headers: { accept: 'application/json' } })).json(),
+        endpoint,
+      );
+      expect(stored.community.description).toBe(theirs);
+      expect(JSON.stringify(stored.series)).toContain(JSON.stringify(mine));
+      edited = mine;
+    },
+  );
 
   screen('game editor: a refused value stands beside its field', async () => {
     const predict = main()

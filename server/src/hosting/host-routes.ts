@@ -1,4 +1,10 @@
-import { httpRoutes, type SeasonImportResult, type SeasonProblem, seasonJsonSchema } from '@hunch/contract';
+import {
+  httpRoutes,
+  type SeasonImportResult,
+  type SeasonProblem,
+  seasonJsonSchema,
+  seasonVersionSchema,
+} from '@hunch/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadGame } from '../core/game-queries';
 import type { AppContext } from '../platform/app-context';
@@ -10,7 +16,7 @@ import { hostConsoleRoutes } from './host-console-routes';
 import { addHost, communityIdOf, hostedCommunities, hostsOf, removeHost, userByName } from './host-queries';
 import { applyOutcome, checkOutcome, outcomeTarget, type Rescore } from './outcome';
 import { BUNDLE_LIMITS, looksLikeZip } from './season-bundle';
-import { exportSeason, seasonYaml } from './season-export';
+import { exportSeason, seasonVersion, seasonYaml } from './season-export';
 import { importSeason, SEASON_TEXT_MAX_BYTES, type SeasonSource } from './season-import';
 import { SeasonRefusal } from './season-refusal';
 
@@ -27,6 +33,14 @@ const SEND_A_SEASON =
 function refuseWithProblems(reply: FastifyReply, problems: SeasonProblem[]): SeasonImportResult {
   reply.code(400);
   return { errors: problems } as unknown as SeasonImportResult;
+}
+
+/** The version an import saves over (If-Match), checked by the contract's schema; absent: any. */
+function ifMatchOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const parsed = seasonVersionSchema.safeParse(header.trim());
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
+  return parsed.data;
 }
 
 /** What was sent: a document's text (by its content type) or a bundle (raw, or a form's file). */
@@ -118,6 +132,7 @@ export function hostingRoutes(app: FastifyInstance, ctx: AppContext, rescore: Re
   registerRoute(app, httpRoutes.seasonExport, async ({ params, request, reply }) => {
     const season = await exportSeason(db, params.community);
     if (!season) throw new HttpError(404, `No community ${params.community}`);
+    reply.header('etag', seasonVersion(season));
     if (/application\/json/.test(request.headers.accept ?? '')) return season;
     reply
       .type('application/yaml; charset=utf-8')
@@ -165,10 +180,12 @@ export function hostingRoutes(app: FastifyInstance, ctx: AppContext, rescore: Re
       (_r, body, done) => done(null, body),
     );
     registerRoute(scope, httpRoutes.seasonImport, async ({ query, userId, request, reply }) => {
+      const ifMatch = ifMatchOf(request.headers['if-match']);
       const source = await seasonSource(request);
       try {
         return await importSeason(db, source, {
           dryRun: query.dry_run,
+          ifMatch,
           actor: await actorFor(db, userId),
           now: ctx.now(),
           uploadsDir: ctx.uploadsDir,

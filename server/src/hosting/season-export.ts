@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { SeasonInput } from '@hunch/contract';
 import { Document, isMap, isScalar, visit } from 'yaml';
 import type { Queryable } from '../platform/db/database';
 import { seasonGame } from './season-convert';
-import { loadCommunityState } from './season-queries';
+import { type CommunityState, loadCommunityState } from './season-queries';
 
 const DEFAULT_IMAGE = '_.jpg';
 
@@ -12,7 +13,20 @@ const DEFAULT_IMAGE = '_.jpg';
  */
 export async function exportSeason(db: Queryable, endpoint: string): Promise<SeasonInput | undefined> {
   const state = await loadCommunityState(db, endpoint);
-  if (!state) return undefined;
+  return state && seasonOf(state);
+}
+
+/**
+ * The version of a community's document: its export's ETag, which an import's If-Match names to
+ * refuse overwriting changes made since (decision 034). The export is built in a fixed order, so
+ * the same content always has the same version, whatever the format asked for.
+ */
+export function seasonVersion(season: SeasonInput): string {
+  return `"${createHash('sha256').update(JSON.stringify(season)).digest('base64url')}"`;
+}
+
+/** The stored community as its season document. */
+export function seasonOf(state: CommunityState): SeasonInput {
   const { community } = state;
   const groups: Record<string, string[]> = {};
   for (const c of community.categories) {

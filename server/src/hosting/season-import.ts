@@ -13,9 +13,11 @@ import type { Actor } from './audit-log';
 import { pendingOutcomeCounts } from './host-queries';
 import { applyPlan, type PlacedGame } from './season-apply';
 import { type Bundle, readBundle } from './season-bundle';
+import { seasonOf, seasonVersion } from './season-export';
 import { imageKey, imageRefs, resolveImages } from './season-images';
 import { planCounts, planSeason, type SeasonPlan } from './season-plan';
 import {
+  type CommunityState,
   existingCategories,
   existingCommunities,
   loadCommunityState,
@@ -41,6 +43,11 @@ export interface ImportOptions {
   authorize(endpoint: string, exists: boolean): Promise<void>;
   now: Date;
   uploadsDir: string;
+  /**
+   * The version of the document the edits started from (its export's ETag, or `*` for any
+   * version): refused with a 412 when the community changed since, or does not exist.
+   */
+  ifMatch?: string;
   /** Told, once the import is committed, of each stored game whose schedule it moved. */
   scheduleChanged?(games: { uuid: string; state: GameState }[]): Promise<void>;
 }
@@ -80,6 +87,13 @@ function namedCommunity(value: unknown): string | undefined {
   const endpoint = community && typeof community === 'object' ? community.endpoint : undefined;
   return typeof endpoint === 'string' && SEASON_ENDPOINT_PATTERN.test(endpoint) ? endpoint : undefined;
 }
+
+export const CHANGED_SINCE =
+  'This community changed since you opened it (another host or tab saved): nothing was saved. ' +
+  'Look at their changes, then save yours again.';
+
+const matches = (ifMatch: string, state: CommunityState | undefined) =>
+  state !== undefined && (ifMatch === '*' || ifMatch === seasonVersion(seasonOf(state)));
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 
@@ -129,6 +143,9 @@ export async function importSeason(
     result = await db.transaction(async (tx) => {
       await lockCommunityEndpoint(tx, season.community.endpoint);
       const state = await loadCommunityState(tx, season.community.endpoint);
+      // Under the lock, so no other import can land between this check and the writes.
+      if (opts.ifMatch !== undefined && !matches(opts.ifMatch, state))
+        throw new HttpError(412, CHANGED_SINCE);
       const lookups = {
         categories: await existingCategories(tx, categoryNames(season)),
         communities: await existingCommunities(

@@ -76,17 +76,24 @@ export function seasonDoc(from: Date, overrides: { endpoint?: string; category?:
   };
 }
 
-/** POSTs a season as YAML (default) or JSON; `raw` sends the text as it is. */
+/** POSTs a season as YAML (default) or JSON, over a version when `ifMatch` names one. */
 export function postSeason(
   client: TestClient,
   doc: SeasonInput | string,
-  { format = 'yaml', dryRun = false }: { format?: 'yaml' | 'json'; dryRun?: boolean } = {},
+  {
+    format = 'yaml',
+    dryRun = false,
+    ifMatch,
+  }: { format?: 'yaml' | 'json'; dryRun?: boolean; ifMatch?: string } = {},
 ): Promise<LightMyRequestResponse> {
   const text = typeof doc === 'string' ? doc : format === 'json' ? JSON.stringify(doc) : stringify(doc);
   const contentType = format === 'json' ? 'application/json' : 'application/yaml';
-  return client.request('POST', `/api/host/import${dryRun ? '?dry_run=1' : ''}`, {
-    multipart: { body: Buffer.from(text), contentType },
-  });
+  return client.request(
+    'POST',
+    `/api/host/import${dryRun ? '?dry_run=1' : ''}`,
+    { multipart: { body: Buffer.from(text), contentType } },
+    { headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } },
+  );
 }
 
 /** A .zip built in memory; `compress: false` stores entries as they are. */

@@ -51,13 +51,17 @@ type CallBody<R extends RouteDef> = R['bodyKind'] extends 'form'
 /** What a call passes: the route's path parameters, query and body, typed from its entry. */
 export type CallInput<R extends RouteDef> = Part<'params', RouteParams<R>> &
   Part<'query', RouteQuery<R>> &
-  Part<'body', CallBody<R>>;
+  Part<'body', CallBody<R>> & {
+    /** If-Match: write only over this version of what the call changes (412 otherwise). */
+    ifMatch?: string;
+  };
 
 /** The same input with the entry's types forgotten, as the URL builder and fetch take it. */
 interface LooseInput {
   params?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined | null>;
   body?: unknown;
+  ifMatch?: string;
 }
 
 /** Makes `input` optional for routes that need nothing (csrf, logout, play_games...). */
@@ -100,6 +104,7 @@ async function sendOnce(def: RouteDef, input: LooseInput): Promise<Response> {
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(input.body ?? {});
   }
+  if (input.ifMatch !== undefined) headers['if-match'] = input.ifMatch;
   if (def.method !== 'GET') headers['x-csrf-token'] = await csrf();
   return fetch(routeUrl(def, input.params, input.query), {
     method: def.method,

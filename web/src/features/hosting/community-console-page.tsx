@@ -16,7 +16,7 @@ export function CommunityConsolePage() {
   const { admin } = useHostContext();
   const season = useSeason(community);
   const games = useHostGames(community);
-  useDocumentTitle(season.data ? `Host · ${season.data.community.name}` : 'Host');
+  useDocumentTitle(season.data ? `Host · ${season.data.doc.community.name}` : 'Host');
 
   if (season.isPending) return <Loading label="Loading the community…" />;
   if (season.isError) {
@@ -28,7 +28,7 @@ export function CommunityConsolePage() {
       </section>
     );
   }
-  const doc = season.data;
+  const { doc, version } = season.data;
   return (
     <article className="page host-page" aria-labelledby="community-heading">
       <header>
@@ -39,7 +39,7 @@ export function CommunityConsolePage() {
       <div className="host-columns">
         <div className="host-column">
           <SeriesList season={doc} games={games.data?.games} />
-          <CommunitySettings season={doc} />
+          <CommunitySettings season={doc} version={version} />
         </div>
         <div className="host-column">
           <HostsPanel community={community} admin={admin} />

@@ -6,7 +6,7 @@ import { SaveBar, useSeasonSave } from './save-bar';
 import { useDraft } from './use-draft';
 
 /** A community's settings (hosting spec §2); the endpoint is its identity, so it stays. */
-export function CommunitySettings({ season }: { season: Season }) {
+export function CommunitySettings({ season, version }: { season: Season; version: string | undefined }) {
   const [draft, setDraft] = useDraft(season.community);
   const save = useSeasonSave(COMMUNITY_FIELDS);
   const set = (patch: Partial<Season['community']>) => setDraft((c) => ({ ...c, ...patch }));
@@ -50,7 +50,12 @@ export function CommunitySettings({ season }: { season: Season }) {
           checked={draft.listed}
           onChange={(listed) => set({ listed })}
         />
-        <SaveBar save={save} build={() => ({ ...season, community: draft })} saveLabel="Save settings" />
+        <SaveBar
+          save={save}
+          build={() => ({ ...season, community: draft })}
+          version={version}
+          saveLabel="Save settings"
+        />
       </form>
     </ProblemsProvider>
   );

@@ -38,7 +38,7 @@ export function GameEditorPage() {
 
   if (season.isPending || (!isNew && games.isPending)) return <Loading label="Loading the game…" />;
   if (season.isError) return <Problem text={errorText(season.error)} />;
-  const doc = season.data;
+  const { doc, version } = season.data;
   const si = seriesIndex(doc, series);
   if (si < 0) return <Navigate to={hostSeriesPath(community, series)} replace />;
   const s = doc.series[si]!;
@@ -56,6 +56,7 @@ export function GameEditorPage() {
       <GameEditor
         key={`new:${from ?? ''}`}
         season={doc}
+        version={version}
         si={si}
         gi={-1}
         initial={initial}
@@ -75,6 +76,7 @@ export function GameEditorPage() {
     <GameEditor
       key={uuid}
       season={doc}
+      version={version}
       si={si}
       gi={gi}
       initial={editableGame(s.games[gi]!)}

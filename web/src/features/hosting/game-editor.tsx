@@ -64,6 +64,8 @@ function DeleteGame({
 
 export interface GameEditorProps {
   season: Season;
+  /** The document's version, which a save names: refused when the community changed since. */
+  version: string | undefined;
   si: number;
   /** The game's place in its series, or -1 for a new game. */
   gi: number;
@@ -74,7 +76,7 @@ export interface GameEditorProps {
 }
 
 /** The game editor (hosting spec §2): settings, questions, preview, outcomes and delete. */
-export function GameEditor({ season, si, gi, initial, hosted }: GameEditorProps) {
+export function GameEditor({ season, version, si, gi, initial, hosted }: GameEditorProps) {
   const navigate = useNavigate();
   const series = season.series[si]!;
   const community = season.community.endpoint;
@@ -237,7 +239,12 @@ export function GameEditor({ season, si, gi, initial, hosted }: GameEditorProps)
             )}
           </section>
           <div className="card host-section host-save-card">
-            <SaveBar save={save} build={build} saveLabel={isNew ? 'Create game' : 'Save game'} />
+            <SaveBar
+              save={save}
+              build={build}
+              version={version}
+              saveLabel={isNew ? 'Create game' : 'Save game'}
+            />
           </div>
         </form>
       </ProblemsProvider>

@@ -13,6 +13,12 @@ import { queryKeys } from '../../api/query-keys';
 
 export { useHostCommunities } from './use-host-communities';
 
+/** A community's season document, with the version (ETag) its edits are saved over. */
+export interface HostSeason {
+  doc: Season;
+  version: string | undefined;
+}
+
 /**
  * The community's season document (GET export as JSON), parsed: defaults filled in, so every
  * field the editors show is present. Importing it back changes nothing.
@@ -21,11 +27,13 @@ export function useSeason(community: string) {
   return useQuery({
     queryKey: queryKeys.hostSeason(community),
     enabled: community !== '',
-    queryFn: async (): Promise<Season> => {
-      const doc = await callApi(httpRoutes.seasonExport, { params: { community } });
+    queryFn: async (): Promise<HostSeason> => {
+      const res = await sendApi(httpRoutes.seasonExport, { params: { community } });
+      if (!res.ok) throw await errorFrom(res);
+      const doc = await readSuccess(httpRoutes.seasonExport, res);
       if (typeof doc === 'string') throw new Error('The server sent the season as YAML, not JSON');
       const { parseSeason } = await import('./season-checks');
-      return parseSeason(doc);
+      return { doc: parseSeason(doc), version: res.headers.get('etag') ?? undefined };
     },
     // An editor works from the document it loaded; a refetch mid-edit would not change the draft.
     staleTime: 0,
@@ -67,7 +75,12 @@ export type ImportOutcome =
  * .zip in the form field `season`). A 400 listing problems is an answer to show, not a failure;
  * any other refusal throws with the server's sentence.
  */
-export async function importSeason(source: Season | File, dryRun: boolean): Promise<ImportOutcome> {
+export async function importSeason(
+  source: Season | File,
+  dryRun: boolean,
+  /** The version the edits started from: the server refuses (412) when the community changed. */
+  ifMatch?: string,
+): Promise<ImportOutcome> {
   let body: Blob | FormData;
   if (source instanceof File) {
     body = new FormData();
@@ -75,7 +88,11 @@ export async function importSeason(source: Season | File, dryRun: boolean): Prom
   } else {
     body = new Blob([JSON.stringify(source)], { type: 'application/json' });
   }
-  const res = await sendApi(httpRoutes.seasonImport, { query: { dry_run: dryRun ? '1' : '0' }, body });
+  const res = await sendApi(httpRoutes.seasonImport, {
+    query: { dry_run: dryRun ? '1' : '0' },
+    body,
+    ...(ifMatch !== undefined && { ifMatch }),
+  });
   if (res.status === 400 && res.headers.get('content-type')?.includes('json')) {
     const { seasonProblemsOf } = await import('./season-checks');
     const problems = seasonProblemsOf(await res.clone().json());

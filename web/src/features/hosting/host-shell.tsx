@@ -16,7 +16,7 @@ function Breadcrumbs() {
   const season = useSeason(community ?? '');
   const games = useHostGames(community ?? '');
   if (!community) return null;
-  const doc = season.data;
+  const doc = season.data?.doc;
   const communityName = doc?.community.name ?? community;
   const seriesName = doc?.series.find((s) => s.endpoint === series)?.name ?? series;
   const game = games.data?.games.find((g) => g.uuid === uuid);

@@ -1,7 +1,7 @@
 import type { Season, SeasonImportResult, SeasonProblem } from '@hunch/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { errorText } from '../../api/client';
+import { errorText, isApiError } from '../../api/client';
 import { fieldId, type PlacedProblems, placeProblems } from './error-paths';
 import { importSeason, useRefreshHost } from './host-api';
 import { plural, saveText } from './host-text';
@@ -21,8 +21,13 @@ export function useSeasonSave(
   // The document the problems are about: it names the series and games their paths point into.
   const [sent, setSent] = useState<Season | null>(null);
   const mutation = useMutation({
-    mutationFn: ({ doc, dryRun }: { doc: Season; dryRun: boolean }) => importSeason(doc, dryRun),
+    mutationFn: ({ doc, dryRun, version }: SaveRequest) => importSeason(doc, dryRun, version),
     onMutate: () => setDone(null),
+    // Another tab or host saved since this screen loaded (412): the screen now shows their version,
+    // and the host's own edits stay in the draft (useDraft) to be checked and saved again.
+    onError: async (err) => {
+      if (isApiError(err, 412)) await refresh();
+    },
     onSuccess: async (outcome, { doc, dryRun }) => {
       if (!outcome.ok) {
         setSent(doc);
@@ -43,12 +48,19 @@ export function useSeasonSave(
     sent,
     done,
     mutation,
-    check: (doc: Season) => mutation.mutate({ doc, dryRun: true }),
-    save: (doc: Season) => mutation.mutate({ doc, dryRun: false }),
+    check: (doc: Season, version?: string) => mutation.mutate({ doc, dryRun: true, version }),
+    save: (doc: Season, version?: string) => mutation.mutate({ doc, dryRun: false, version }),
   };
 }
 
 export type SeasonSave = ReturnType<typeof useSeasonSave>;
+
+interface SaveRequest {
+  doc: Season;
+  dryRun: boolean;
+  /** The version the screen's document had (its export's ETag); none for a new community. */
+  version: string | undefined;
+}
 
 /** Where a problem is: in words, then its path in the document (which a season file shares). */
 export function ProblemPlace({
@@ -118,19 +130,22 @@ export function ProblemList({
 export function SaveBar({
   save,
   build,
+  version,
   saveLabel = 'Save',
   disabled,
 }: {
   save: SeasonSave;
   /** The whole document with this screen's edits, or null when there is nothing to send yet. */
   build: () => Season | null;
+  /** The version of the document the edits started from; absent for a community not made yet. */
+  version?: string | undefined;
   saveLabel?: string;
   disabled?: boolean;
 }) {
   const { mutation, done, placed, sent } = save;
   const send = (dryRun: boolean) => {
     const doc = build();
-    if (doc) (dryRun ? save.check : save.save)(doc);
+    if (doc) (dryRun ? save.check : save.save)(doc, version);
   };
   return (
     <div className="host-save">

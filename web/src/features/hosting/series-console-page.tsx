@@ -15,7 +15,15 @@ import { SaveBar, useSeasonSave } from './save-bar';
 import { seriesIndex, seriesPathOf, withSeries } from './season-edit';
 import { useDraft } from './use-draft';
 
-function SeriesSettings({ season, si }: { season: Season; si: number }) {
+function SeriesSettings({
+  season,
+  version,
+  si,
+}: {
+  season: Season;
+  version: string | undefined;
+  si: number;
+}) {
   const at = seriesPathOf(si);
   const [draft, setDraft] = useDraft(season.series[si]!);
   const save = useSeasonSave(seriesFields(at));
@@ -50,6 +58,7 @@ function SeriesSettings({ season, si }: { season: Season; si: number }) {
           save={save}
           // The games are edited on their own screens: only the settings come from this form.
           build={() => withSeries(season, si, { ...draft, games: season.series[si]!.games })}
+          version={version}
           saveLabel="Save series"
         />
       </form>
@@ -111,8 +120,8 @@ export function SeriesConsolePage() {
   const { community = '', series: endpoint = '' } = useParams();
   const season = useSeason(community);
   const games = useHostGames(community);
-  const si = season.data ? seriesIndex(season.data, endpoint) : -1;
-  const series = season.data?.series[si];
+  const si = season.data ? seriesIndex(season.data.doc, endpoint) : -1;
+  const series = season.data?.doc.series[si];
   useDocumentTitle(series ? `Host · ${series.name}` : 'Host');
 
   if (season.isPending) return <Loading label="Loading the series…" />;
@@ -169,7 +178,7 @@ export function SeriesConsolePage() {
           )}
         </section>
         <div className="host-column">
-          <SeriesSettings season={season.data} si={si} />
+          <SeriesSettings season={season.data.doc} version={season.data.version} si={si} />
         </div>
       </div>
     </article>
