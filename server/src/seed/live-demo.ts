@@ -20,11 +20,6 @@ import { withLivePictures } from './live-pictures';
 
 const BOTS_PER_GAME = 12;
 const TICK_MS = 10_000;
-/** How long a live game only the bots played stays after its end (pruneLiveDemo). */
-export const BOT_GAME_KEPT_MS = 24 * 3_600_000;
-const PRUNE_EVERY_MS = 3_600_000;
-/** A demo player the live demo runs (SQL over users u): it has no password and cannot log in. */
-const IS_BOT = "u.is_demo AND u.password_hash = '!'";
 /** The bots' lease outlives two missed renewals; a dead holder's bots come back within about this long. */
 export const BOTS_LEASE_MS = 25_000;
 /** Who the audit log says created the live games. */
@@ -46,7 +41,6 @@ export class LiveDemo {
   /** The tick in progress: a slow one is never overlapped by the next (it would start bots twice). */
   private ticking: Promise<void> | undefined;
   private stopped = false;
-  private prunedAt = -Infinity;
   private bots = new Map<string, BotSocket[]>();
   private readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
@@ -94,11 +88,6 @@ export class LiveDemo {
     // Bots go on with the games there are even when creating the next ones failed this time.
     await ensureLiveGames(this.ctx, seriesId).catch(() => undefined);
     await this.runBots(seriesId);
-    const now = this.ctx.now().getTime();
-    if (now - this.prunedAt >= PRUNE_EVERY_MS) {
-      this.prunedAt = now;
-      await pruneLiveDemo(this.ctx.db, seriesId, this.ctx.now()).catch(() => undefined);
-    }
   }
 
   /** Claims (or renews) the bots of every game from its lobby's opening until its live part is over. */
@@ -145,7 +134,7 @@ export class LiveDemo {
   private async startBots(gameId: string, startAt: number): Promise<BotSocket[]> {
     const { rows } = await this.ctx.db.query<{ id: number }>(
       `SELECT u.id FROM users u JOIN memberships m ON m.user_id = u.id JOIN communities c ON c.id = m.community_id
-        WHERE ${IS_BOT} AND c.endpoint = $1
+        WHERE u.is_demo AND u.password_hash = '!' AND c.endpoint = $1
         ORDER BY EXISTS (SELECT 1 FROM participations p WHERE p.user_id = u.id AND p.game_id = $3) DESC, random()
         LIMIT $2`,
       [LIVE_SERIES.community, BOTS_PER_GAME, gameId],
@@ -212,29 +201,6 @@ export class LiveDemo {
       socket.emit('answer', answer, () => undefined);
     }, delay);
   }
-}
-
-/**
- * Keeps the demo's own leftovers from growing without end (a game every five minutes is 288 a
- * day, past a season document's 500 games per series in two days): a live game that only the bots
- * played is deleted a day after its end (its entries, answers and statistics go with it), and the
- * bots' sessions once they have expired. A game a person played stays: it is in their history.
- * Not in the audit log, which would be all prunes. Returns how many games went.
- */
-export async function pruneLiveDemo(db: Queryable, seriesId: number, now: Date): Promise<number> {
-  const { rows } = await db.query(
-    `DELETE FROM games g
-      WHERE g.series_id = $1 AND g.complete_at < $2
-        AND NOT EXISTS (SELECT 1 FROM participations p JOIN users u ON u.id = p.user_id
-                         WHERE p.game_id = g.id AND NOT (${IS_BOT}))
-     RETURNING g.id`,
-    [seriesId, new Date(now.getTime() - BOT_GAME_KEPT_MS)],
-  );
-  await db.query(
-    `DELETE FROM sessions s USING users u WHERE u.id = s.user_id AND ${IS_BOT} AND s.expires_at < $1`,
-    [now],
-  );
-  return rows.length;
 }
 
 /**
