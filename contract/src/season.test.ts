@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSeason, type SeasonInput, seasonJsonSchema } from './season';
+import { inDocumentOrder, parseSeason, type SeasonInput, seasonJsonSchema } from './season';
 
 const at = (iso: string) => `2030-05-0${iso}`;
 const valid = (): SeasonInput => ({
@@ -187,6 +187,86 @@ describe('season documents', () => {
       'community.extra',
       'series.0.games.0.questions.2.slider.max',
       'series.1.games.0.questions.1.linked_vote',
+    ]);
+  });
+
+  it('checks the rules of the document on its parts that parse, however much else does not', () => {
+    const paths = pathsOf((d: Loose) => {
+      d.community.endpoint = 'X';
+      d.category_groups.Outdoors = ['Running'];
+      d.series[0].games.push({ ...shift(game(valid()), 1), key: 'week-1' });
+      d.series[0].games.push({ key: 'week-1', questions: 'none' });
+      d.series.push({ endpoint: 'weekly-picks', name: 'Weekly Picks again' });
+      // Not a second series of that endpoint: its own fields do not parse.
+      d.series.push({ endpoint: 'weekly-picks', name: '', games: [] });
+    });
+    expect(paths).toEqual([
+      'community.endpoint',
+      'category_groups.Outdoors.0',
+      'series.0.games.1.key',
+      'series.0.games.2.schedule',
+      'series.0.games.2.questions',
+      'series.1.endpoint',
+      'series.2.name',
+    ]);
+  });
+
+  it('lists the problems in the order of the document, a missing field where its mapping starts', () => {
+    const problems = parseSeason({
+      series: [{ name: 'No endpoint', games: [{ key: 'Bad key', schedule: {} }] }],
+      community: { endpoint: 'ok-club' },
+    }).problems.map((p) => p.path);
+    expect(problems).toEqual([
+      'series.0.endpoint',
+      'series.0.games.0.questions',
+      'series.0.games.0.key',
+      'series.0.games.0.schedule.open',
+      'series.0.games.0.schedule.standby',
+      'series.0.games.0.schedule.complete',
+      'community.name',
+    ]);
+  });
+
+  it('orders problems by the keys as written, dotted ones too, and lists each once', () => {
+    const doc = { category_groups: { 'U.S. sports': ['a', ''], Other: [''] }, series: [{}, {}] };
+    const problem = (path: string, message = 'x') => ({ path, message });
+    const ordered = inDocumentOrder(
+      [
+        problem('series.1'),
+        problem('category_groups.Other.0'),
+        problem('series.0.name', 'first'),
+        problem('category_groups.U.S. sports.1'),
+        problem('series.0.name', 'second'),
+        problem('series.1'),
+        problem(''),
+      ],
+      doc,
+    );
+    expect(ordered.map((p) => `${p.path} ${p.message}`)).toEqual([
+      ' x',
+      'category_groups.U.S. sports.1 x',
+      'category_groups.Other.0 x',
+      'series.0.name first',
+      'series.0.name second',
+      'series.1 x',
+    ]);
+  });
+
+  it('reads the parts of a document that parse on their own, with their places in it', () => {
+    const doc = valid() as Loose;
+    doc.community.name = '';
+    doc.category_groups.Broken = [''];
+    doc.series.push('not a series', { endpoint: 'second', name: 'Second', games: [{ questions: [] }] });
+    q(doc, 0).choices = 'one';
+    const { season, parts } = parseSeason(doc);
+    expect(season).toBeUndefined();
+    expect(parts.community).toBeUndefined();
+    expect(parts.groups).toEqual([['Sports', ['Running']]]);
+    expect(parts.allGroups).toBe(false);
+    expect(parts.series.map((s) => [s.index, s.fields?.endpoint, s.games.length, s.keys])).toEqual([
+      [0, 'weekly-picks', 0, ['week-1']],
+      [1, undefined, 0, undefined],
+      [2, 'second', 0, undefined],
     ]);
   });
 

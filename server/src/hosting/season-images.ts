@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Season, SeasonProblem } from '@hunch/contract';
+import type { SeasonParts, SeasonProblem } from '@hunch/contract';
 import { HttpError } from '../platform/http/http-error';
 import { type ImageKind, imageDir, reencodeUpload, storeImage } from '../platform/images';
 
@@ -12,16 +12,16 @@ export interface ImageRef {
   kind: ImageKind;
 }
 
-/** Every image a season names, with its path in the document. */
-export function imageRefs(season: Season): ImageRef[] {
+/** Every image the parts of a season that parse name, with its path in the document. */
+export function imageRefs(parts: SeasonParts): ImageRef[] {
   const refs: ImageRef[] = [];
   const add = (p: (string | number)[], ref: string | undefined, kind: ImageKind) => {
     if (ref !== undefined) refs.push({ path: p.join('.'), ref, kind });
   };
-  add(['community', 'image'], season.community.image, 'communities');
-  for (const [si, series] of season.series.entries()) {
-    add(['series', si, 'image'], series.image, 'games');
-    for (const [gi, game] of series.games.entries()) {
+  add(['community', 'image'], parts.community?.image, 'communities');
+  for (const { index: si, fields, games } of parts.series) {
+    add(['series', si, 'image'], fields?.image, 'games');
+    for (const { index: gi, game } of games) {
       const g = ['series', si, 'games', gi];
       add([...g, 'image'], game.image, 'games');
       for (const [qi, q] of game.questions.entries()) {

@@ -1,9 +1,10 @@
 import {
   type GameState,
+  inDocumentOrder,
   parseSeason,
   SEASON_ENDPOINT_PATTERN,
-  type Season,
   type SeasonImportResult,
+  type SeasonParts,
   type SeasonProblem,
 } from '@hunch/contract';
 import { gameStateAt } from '@hunch/rules';
@@ -130,10 +131,13 @@ export async function importSeason(
     const exists = (await existingCommunities(db, [endpoint])).has(endpoint);
     await opts.authorize(endpoint, exists);
   }
-  const { season, problems } = parseSeason(read.value);
-  if (!season) throw new SeasonRefusal(withPlaces(problems, read));
+  // Every problem in one answer: the parts of the document that parse are checked on, against the
+  // stored state and the images too, whatever their shape problems elsewhere.
+  const { parts, problems } = parseSeason(read.value);
+  // No community read, nobody authorized: nothing is looked up for this file (it has problems).
+  if (!endpoint) throw new SeasonRefusal(withPlaces(problems, read));
 
-  const images = await resolveImages(imageRefs(season), bundle?.files, opts.uploadsDir);
+  const images = await resolveImages(imageRefs(parts), bundle?.files, opts.uploadsDir);
   const image = (kind: Parameters<typeof imageKey>[0], ref: string | undefined) =>
     ref === undefined ? null : (images.names.get(imageKey(kind, ref)) ?? ref);
 
@@ -141,21 +145,25 @@ export async function importSeason(
   let result: SeasonImportResult;
   try {
     result = await db.transaction(async (tx) => {
-      await lockCommunityEndpoint(tx, season.community.endpoint);
-      const state = await loadCommunityState(tx, season.community.endpoint);
-      // Under the lock, so no other import can land between this check and the writes.
-      if (opts.ifMatch !== undefined && !matches(opts.ifMatch, state))
-        throw new HttpError(412, CHANGED_SINCE);
+      await lockCommunityEndpoint(tx, endpoint);
+      const state = await loadCommunityState(tx, endpoint);
+      // Under the lock, so no other import can land between this check and the writes. A file
+      // that cannot be imported anyway gets its problems, but none from comparing it with a
+      // stored version the host has not seen.
+      const stale = opts.ifMatch !== undefined && !matches(opts.ifMatch, state);
+      if (stale && problems.length === 0) throw new HttpError(412, CHANGED_SINCE);
       const lookups = {
-        categories: await existingCategories(tx, categoryNames(season)),
+        categories: await existingCategories(tx, categoryNames(parts)),
         communities: await existingCommunities(
           tx,
-          season.series.flatMap((s) => s.games.flatMap((g) => g.subcommunities)),
+          parts.series.flatMap((s) => s.games.flatMap((g) => g.game.subcommunities)),
         ),
       };
-      const planned = planSeason(season, image, state, lookups, opts.now);
-      const all = [...images.problems, ...planned.problems];
+      const planned = planSeason(parts, image, stale ? undefined : state, lookups, opts.now);
+      const all = inDocumentOrder([...problems, ...images.problems, ...planned.problems], read.value);
       if (all.length > 0) throw new SeasonRefusal(withPlaces(all, read));
+      // A document without problems parses whole, community and all.
+      if (!planned.plan) throw new Error('A season without problems has no plan');
       const counts = planCounts(planned.plan);
       let games: PlacedGame[];
       if (opts.dryRun) {
@@ -180,6 +188,6 @@ export async function importSeason(
   return result;
 }
 
-function categoryNames(season: Season): string[] {
-  return [...season.community.categories, ...Object.values(season.category_groups ?? {}).flat()];
+function categoryNames(parts: SeasonParts): string[] {
+  return [...(parts.community?.categories ?? []), ...parts.groups.flatMap(([, names]) => names)];
 }

@@ -1,4 +1,4 @@
-import type { Season, SeasonCounts, SeasonProblem } from '@hunch/contract';
+import type { SeasonCommunity, SeasonCounts, SeasonParts, SeasonProblem, SeriesParts } from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
 import type { ExistingGame, StoredGame } from './game-store';
 import { compareQuestion, gameSettings, type ImageName, isoTime, storedGame } from './season-convert';
@@ -53,23 +53,27 @@ const sameSet = (a: string[], b: string[]) =>
   a.length === b.length && [...a].sort().join('\n') === [...b].sort().join('\n');
 
 /**
- * Compares a valid season with what is stored and decides, for each community, series, game and
+ * Compares a season with what is stored and decides, for each community, series, game and
  * question, whether to create, update or leave it; every rule that needs the database is checked
- * here, and each problem is reported at its path.
+ * here, and each problem is reported at its path. A document that does not parse whole is checked
+ * on its parts that do; the plan is then of no use (nothing is written), and there is none without
+ * a community.
  */
 export function planSeason(
-  season: Season,
+  parts: SeasonParts,
   image: ImageName,
   state: CommunityState | undefined,
   lookups: PlanLookups,
   now: Date,
-): { plan: SeasonPlan; problems: SeasonProblem[] } {
+): { plan?: SeasonPlan; problems: SeasonProblem[] } {
   const problems: SeasonProblem[] = [];
   const at = (path: (string | number)[], message: string) => problems.push({ path: path.join('.'), message });
 
   const groups = new Map<string, string>();
-  for (const [group, names] of Object.entries(season.category_groups ?? {})) {
+  for (const [group, names] of parts.groups) {
     for (const [i, name] of names.entries()) {
+      // A category in two groups is the document's problem, reported where it is named again.
+      if (groups.has(name)) continue;
       groups.set(name, group);
       const existing = lookups.categories.get(name);
       if (existing !== undefined && existing !== group)
@@ -79,16 +83,57 @@ export function planSeason(
         );
     }
   }
+  const c = parts.community;
+  const categories = c?.categories ?? [];
   const newCategories: SeasonPlan['newCategories'] = [];
-  for (const [i, name] of season.community.categories.entries()) {
-    if (lookups.categories.has(name)) continue;
+  for (const [i, name] of categories.entries()) {
+    // A category listed twice is the document's problem: it is looked up where first named.
+    if (lookups.categories.has(name) || categories.indexOf(name) !== i) continue;
     const group = groups.get(name);
-    if (group === undefined)
+    if (group !== undefined) newCategories.push({ name, group });
+    // Unless every group parses, the category may be in one that does not.
+    else if (parts.allGroups)
       at(['community', 'categories', i], `No category ${name} exists: name its group in category_groups`);
-    else newCategories.push({ name, group });
   }
 
-  const c = season.community;
+  const series: SeriesPlan[] = [];
+  const seriesSeen = new Set<string>();
+  for (const s of parts.series) {
+    // A series named twice is the document's problem: only the first is compared with the stored.
+    const endpoint = s.fields?.endpoint;
+    const first = endpoint !== undefined && !seriesSeen.has(endpoint);
+    if (endpoint !== undefined) seriesSeen.add(endpoint);
+    const oldSeries = first ? state?.series.find((x) => x.endpoint === endpoint) : undefined;
+    const games = planGames(s, oldSeries, state, image, lookups, now, at);
+    if (!s.fields) continue;
+    const nextSeries = {
+      endpoint: s.fields.endpoint,
+      name: s.fields.name,
+      description: s.fields.description,
+      image: image('games', s.fields.image) ?? DEFAULT_IMAGE,
+    };
+    const seriesChanged =
+      oldSeries &&
+      (oldSeries.name !== nextSeries.name ||
+        oldSeries.description !== nextSeries.description ||
+        oldSeries.image !== nextSeries.image);
+    series.push({
+      endpoint: nextSeries.endpoint,
+      action: !oldSeries ? 'create' : seriesChanged ? 'update' : 'unchanged',
+      next: nextSeries,
+      old: oldSeries,
+      games,
+    });
+  }
+  const community = c && communityPlan(c, image, state?.community);
+  return { ...(community && { plan: { community, newCategories, series } }), problems };
+}
+
+function communityPlan(
+  c: SeasonCommunity,
+  image: ImageName,
+  old: ExistingCommunity | undefined,
+): SeasonPlan['community'] {
   const next: CommunityFields = {
     endpoint: c.endpoint,
     name: c.name,
@@ -97,8 +142,7 @@ export function planSeason(
     listed: c.listed,
     categories: c.categories,
   };
-  const old = state?.community;
-  const communityChanged =
+  const changed =
     old &&
     (old.name !== next.name ||
       old.description !== next.description ||
@@ -108,65 +152,54 @@ export function planSeason(
         old.categories.map((x) => x.name),
         next.categories,
       ));
+  return { action: !old ? 'create' : changed ? 'update' : 'unchanged', next, old };
+}
 
-  const plan: SeasonPlan = {
-    community: { action: !old ? 'create' : communityChanged ? 'update' : 'unchanged', next, old },
-    newCategories,
-    series: [],
-  };
-
-  for (const [si, s] of season.series.entries()) {
-    const oldSeries = state?.series.find((x) => x.endpoint === s.endpoint);
-    const nextSeries = {
-      endpoint: s.endpoint,
-      name: s.name,
-      description: s.description,
-      image: image('games', s.image) ?? DEFAULT_IMAGE,
-    };
-    const seriesChanged =
-      oldSeries &&
-      (oldSeries.name !== nextSeries.name ||
-        oldSeries.description !== nextSeries.description ||
-        oldSeries.image !== nextSeries.image);
-    const storedGames = oldSeries ? (state?.games ?? []).filter((g) => g.seriesId === oldSeries.id) : [];
-    const keysInFile = new Set(s.games.map((g) => g.key));
-    // Games the file leaves out stay as they are; their start times stay taken.
-    const keptStandby = new Map(
-      storedGames.filter((g) => !keysInFile.has(g.key)).map((g) => [g.standby.getTime(), g.key]),
-    );
-    const games: GamePlan[] = s.games.map((g, gi) => {
-      const path = ['series', si, 'games', gi];
-      const nextGame = storedGame(g, image);
-      for (const [ti, team] of g.subcommunities.entries()) {
-        if (!lookups.communities.has(team))
-          at([...path, 'subcommunities', ti], `No community has the endpoint ${team}`);
-      }
-      if (nextGame.synchronous) {
-        const endsAt = liveEndsAt({
-          startAt: nextGame.standby.getTime(),
-          secs: nextGame.questions.map((q) => q.secs_to_answer),
-        });
-        if (nextGame.complete.getTime() < endsAt)
-          at(
-            [...path, 'schedule', 'complete'],
-            `A live game must complete after its questions end: ${isoTime(new Date(endsAt))} or later`,
-          );
-      }
-      const clash = keptStandby.get(nextGame.standby.getTime());
-      if (clash !== undefined)
-        at([...path, 'schedule', 'standby'], `Game ${clash} of this series already has this standby time`);
-      const stored = storedGames.find((x) => x.key === g.key);
-      return planGame(path, nextGame, stored, now, at);
-    });
-    plan.series.push({
-      endpoint: s.endpoint,
-      action: !oldSeries ? 'create' : seriesChanged ? 'update' : 'unchanged',
-      next: nextSeries,
-      old: oldSeries,
-      games,
-    });
-  }
-  return { plan, problems };
+/** The games of a series that parse, each against its stored game when the series has one. */
+function planGames(
+  s: SeriesParts,
+  oldSeries: ExistingSeries | undefined,
+  state: CommunityState | undefined,
+  image: ImageName,
+  lookups: PlanLookups,
+  now: Date,
+  at: (path: (string | number)[], message: string) => void,
+): GamePlan[] {
+  const storedGames = oldSeries ? (state?.games ?? []).filter((g) => g.seriesId === oldSeries.id) : [];
+  // Games the file leaves out stay as they are; their start times stay taken. Which those are is
+  // unknown while a game's key cannot be read.
+  const keysInFile = new Set(s.keys);
+  const keptStandby = new Map(
+    s.keys ? storedGames.filter((g) => !keysInFile.has(g.key)).map((g) => [g.standby.getTime(), g.key]) : [],
+  );
+  const keysSeen = new Set<string>();
+  return s.games.map(({ index: gi, game: g }) => {
+    const path = ['series', s.index, 'games', gi];
+    const nextGame = storedGame(g, image);
+    // Each unknown endpoint once: a repeat is reported by the document's checks.
+    for (const [ti, team] of g.subcommunities.entries()) {
+      if (!lookups.communities.has(team) && g.subcommunities.indexOf(team) === ti)
+        at([...path, 'subcommunities', ti], `No community has the endpoint ${team}`);
+    }
+    if (nextGame.synchronous) {
+      const endsAt = liveEndsAt({
+        startAt: nextGame.standby.getTime(),
+        secs: nextGame.questions.map((q) => q.secs_to_answer),
+      });
+      if (nextGame.complete.getTime() < endsAt)
+        at(
+          [...path, 'schedule', 'complete'],
+          `A live game must complete after its questions end: ${isoTime(new Date(endsAt))} or later`,
+        );
+    }
+    const clash = keptStandby.get(nextGame.standby.getTime());
+    if (clash !== undefined)
+      at([...path, 'schedule', 'standby'], `Game ${clash} of this series already has this standby time`);
+    // A key used twice is the document's problem: only its first game is compared with the stored.
+    const stored = keysSeen.has(g.key) ? undefined : storedGames.find((x) => x.key === g.key);
+    keysSeen.add(g.key);
+    return planGame(path, nextGame, stored, now, at);
+  });
 }
 
 function planGame(

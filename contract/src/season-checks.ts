@@ -1,0 +1,93 @@
+import type { SeasonParts } from './season-parts';
+import { choiceText, type SeasonGame, type SeasonProblem } from './season-schema';
+
+/** The rules one game breaks within itself: schedule order, teams, choices, linked votes, outcomes. */
+function gameProblems(game: SeasonGame, path: (string | number)[]): SeasonProblem[] {
+  const problems: SeasonProblem[] = [];
+  const at = (p: (string | number)[], message: string) => problems.push({ path: p.join('.'), message });
+  const open = Date.parse(game.schedule.open);
+  const standby = Date.parse(game.schedule.standby);
+  const complete = Date.parse(game.schedule.complete);
+  if (standby < open) at([...path, 'schedule', 'standby'], 'standby must not be before open');
+  if (complete < standby) at([...path, 'schedule', 'complete'], 'complete must not be before standby');
+  const teams = new Set<string>();
+  for (const [ti, team] of game.subcommunities.entries()) {
+    if (teams.has(team)) at([...path, 'subcommunities', ti], `${team} is listed twice`);
+    teams.add(team);
+  }
+  for (const [qi, q] of game.questions.entries()) {
+    const qpath = [...path, 'questions', qi];
+    if (q.kind === 'predict') {
+      if (typeof q.outcome === 'number' && (q.outcome < q.slider.min || q.outcome > q.slider.max))
+        at(
+          [...qpath, 'outcome'],
+          `The outcome must lie on the slider, from ${q.slider.min} to ${q.slider.max}`,
+        );
+      continue;
+    }
+    const texts = new Set<string>();
+    for (const [ci, c] of q.choices.entries()) {
+      if (texts.has(choiceText(c))) at([...qpath, 'choices', ci], `Choice ${choiceText(c)} is listed twice`);
+      texts.add(choiceText(c));
+    }
+    if (q.kind === 'guess' && q.linked_vote !== undefined) {
+      const linked = game.questions[q.linked_vote - 1];
+      if (!linked) at([...qpath, 'linked_vote'], `This game has no question ${q.linked_vote}`);
+      else if (linked.kind !== 'vote')
+        at([...qpath, 'linked_vote'], `Question ${q.linked_vote} is a ${linked.kind}, not a vote`);
+      // Points count the vote's answers per choice index: both must offer the same choices.
+      else if (linked.choices.map(choiceText).join('\n') !== q.choices.map(choiceText).join('\n'))
+        at(
+          [...qpath, 'choices'],
+          `A guess linked to question ${q.linked_vote} offers its choices, in its order`,
+        );
+    }
+  }
+  return problems;
+}
+
+/**
+ * The rules a document breaks within itself (no database needed): duplicate endpoints and keys,
+ * schedule order, linked votes, outcomes outside the slider, categories in two groups. Checked on
+ * the parts that parse, each at its path in the document.
+ */
+export function seasonProblems(parts: SeasonParts): SeasonProblem[] {
+  const problems: SeasonProblem[] = [];
+  const at = (path: (string | number)[], message: string) => problems.push({ path: path.join('.'), message });
+
+  const grouped = new Map<string, string>();
+  for (const [group, names] of parts.groups) {
+    for (const [i, name] of names.entries()) {
+      const first = grouped.get(name);
+      if (first !== undefined && first !== group)
+        at(['category_groups', group, i], `Category ${name} is also in group ${first}`);
+      grouped.set(name, group);
+    }
+  }
+  const categories = new Set<string>();
+  for (const [i, c] of parts.community?.categories.entries() ?? []) {
+    if (categories.has(c)) at(['community', 'categories', i], `Category ${c} is listed twice`);
+    categories.add(c);
+  }
+
+  const seriesSeen = new Set<string>();
+  for (const { index: si, fields, games } of parts.series) {
+    if (fields && seriesSeen.has(fields.endpoint))
+      at(['series', si, 'endpoint'], `Another series of this file has the endpoint ${fields.endpoint}`);
+    if (fields) seriesSeen.add(fields.endpoint);
+    const keys = new Set<string>();
+    const standbys = new Map<number, string>();
+    for (const { index: gi, game } of games) {
+      const path = ['series', si, 'games', gi];
+      if (keys.has(game.key)) at([...path, 'key'], `Another game of this series has the key ${game.key}`);
+      keys.add(game.key);
+      const standby = Date.parse(game.schedule.standby);
+      const clash = standbys.get(standby);
+      if (clash !== undefined)
+        at([...path, 'schedule', 'standby'], `Game ${clash} of this series has the same standby time`);
+      standbys.set(standby, game.key);
+      problems.push(...gameProblems(game, path));
+    }
+  }
+  return problems;
+}
