@@ -207,3 +207,58 @@ export async function seeResult(page: Page, i: number): Promise<SeenResult> {
 export async function secondsLeft(page: Page): Promise<number> {
   return Number(await panelOf(page).locator('.live-timer-secs').textContent());
 }
+
+/**
+ * Why choices are out of reach: for each choice, scrolled into view with `nearest` from the top and
+ * from the bottom of the page, whether it lies between the top of the window and the top of a fixed
+ * bottom bar, and whether a tap at its middle and just inside each edge lands on it.
+ */
+export async function choicesOutOfReach(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const bar = document.querySelector<HTMLElement>('.app-bar');
+    const barTop = () => {
+      if (!bar) return window.innerHeight;
+      const style = getComputedStyle(bar);
+      return style.display === 'none' || style.position !== 'fixed'
+        ? window.innerHeight
+        : bar.getBoundingClientRect().top;
+    };
+    const problems: string[] = [];
+    const buttons = [...document.querySelectorAll<HTMLElement>('.live-panel .live-choice')];
+    for (const from of ['top', 'bottom'] as const) {
+      for (const [n, button] of buttons.entries()) {
+        window.scrollTo(0, from === 'top' ? 0 : document.documentElement.scrollHeight);
+        await frame();
+        button.scrollIntoView({ block: 'nearest' });
+        await frame();
+        const r = button.getBoundingClientRect();
+        const where = `choice ${n + 1} of ${buttons.length} (scrolled to from the ${from})`;
+        const bottom = barTop();
+        // Half a pixel either way: layout positions are fractional, scroll positions whole.
+        if (r.top < -0.5 || r.bottom > bottom + 0.5 || r.left < 0 || r.right > window.innerWidth) {
+          problems.push(
+            `${where}: ${Math.round(r.top)}–${Math.round(r.bottom)} px, outside 0–${Math.round(bottom)} px`,
+          );
+        }
+        const x = r.left + r.width / 2;
+        const y = r.top + r.height / 2;
+        const points: [string, number, number][] = [
+          ['middle', x, y],
+          ['top edge', x, r.top + 4],
+          ['bottom edge', x, r.bottom - 4],
+          ['left edge', r.left + 4, y],
+          ['right edge', r.right - 4, y],
+        ];
+        for (const [name, px, py] of points) {
+          const hit = document.elementFromPoint(px, py);
+          if (!hit || !button.contains(hit)) {
+            const what = hit ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}` : 'nothing';
+            problems.push(`${where}: a tap at its ${name} hits ${what}`);
+          }
+        }
+      }
+    }
+    return problems;
+  });
+}

@@ -16,6 +16,7 @@ import {
 } from './harness';
 import {
   answer,
+  choicesOutOfReach,
   holdable,
   lockedInAnswer,
   openLiveGame,
@@ -200,6 +201,11 @@ describe('live game: two players', () => {
         .toBe(`${questionLabel(0)}. ${QUESTION_S} seconds to answer.`);
       if (player === a) await saveScreenshot(page, 'live-question-390x844', false);
       else await saveScreenshot(page, 'live-question-1280x800', false);
+      // On A's phone the tab bar steps aside for the game, a Leave link in its place; B's desktop
+      // keeps its top bar. Every choice (five here) can be scrolled to and tapped, none under a bar.
+      expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(player === b);
+      expect(await panel.getByRole('link', { name: /^Leave/ }).isVisible()).toBe(player === a);
+      if (player === a) expect(await choicesOutOfReach(page)).toEqual([]);
     }
     if (i === 2 && player === a) await saveScreenshot(page, 'live-slider-390x844', false);
     if (i === QUESTIONS - 1 && player === a) {
@@ -330,6 +336,8 @@ describe('live game: two players', () => {
         expect(await final.nth(1).textContent(), `${name}: final rank`).toBe(`${last.rank} of ${last.of}`);
         await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor();
         await panel.getByRole('link', { name: 'See results' }).waitFor({ timeout: 60_000 });
+        // The game is over: the navigation is back on every device.
+        expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(true);
       });
     },
   );

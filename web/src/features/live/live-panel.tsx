@@ -113,6 +113,14 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
     if (resultsReady) setAnnouncement('Results are ready.');
   }, [resultsReady]);
 
+  // The game is under way here (its countdown, a question, the gap after one): on a phone the main
+  // navigation steps aside meanwhile (frame.css), and the Leave link in the bar stands in for it.
+  // Not in the lobby (a wait of minutes, where leaving costs nothing), not once it is over, and not
+  // when the connection is gone (nothing to play, the navigation is the way on).
+  const running =
+    connection !== 'refused' &&
+    connection !== 'closed' &&
+    (stage.kind === 'countdown' || stage.kind === 'question' || stage.kind === 'between');
   const representing = subcommunity ? game.subcommunities[subcommunity] : undefined;
   const answered = Object.keys(state.answers).length;
 
@@ -192,7 +200,7 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
     <section
       ref={panel}
       id="lobby"
-      className={`card live-panel is-${stage.kind}`}
+      className={`card live-panel is-${stage.kind}${running ? ' is-running' : ''}`}
       aria-label="Live game"
       tabIndex={-1}
     >
@@ -206,6 +214,13 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
           {representing && <span className="live-bar-team">Playing for {representing}</span>}
         </span>
         {stage.kind !== 'lobby' && <PlayerCount players={players} inLobby={false} compact />}
+        {/* Shown only where the navigation is hidden (live.css). The player stays in the game: any
+            link to it, Happening Now's among them, leads back into the question in progress. */}
+        {running && (
+          <Link className="live-leave" to="/play/current">
+            Leave<span className="visually-hidden"> the live game</span>
+          </Link>
+        )}
       </header>
       {connection === 'reconnecting' && (
         <p className="live-connection" role="status">
