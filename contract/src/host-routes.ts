@@ -87,8 +87,9 @@ export const hostRoutes = {
     bodyKind: 'document',
     responses: { 200: seasonImportResultSchema },
     // 400 answers JSON {errors: [{path, message, line?, column?}]} (seasonProblemsSchema): every
-    // problem of the document at its path. The other refusals are sentences. An If-Match header
-    // (seasonVersionSchema) saves only over that version of the community: 412 when it changed.
+    // problem of the document at its path. The other refusals are sentences (a malformed If-Match
+    // among them). An If-Match header (seasonVersionSchema) saves only over that version of the
+    // community: 412 when it changed.
     errors: [400, 401, 403, 409, 412, 413, 415],
     invalid: { query: { status: 400, message: 'dry_run is 1 or 0' } },
   }),

@@ -190,54 +190,86 @@ describe('host console: the demo host edits a game', () => {
     await checkScreen(page, 'host-game-editor');
   });
 
-  screen(
-    'game editor: a save over what another tab changed is refused; saved again, both stand',
-    async () => {
-      const endpoint = communityPath.split('/').at(-1)!;
-      const theirs = `Changed in another tab (${Date.now().toString(36)})`;
-      // Another tab saves the community's description meanwhile, as its settings screen would: this
-      // editor still holds the version before it, and no focus change tells it otherwise.
-      const status = await page.evaluate(
-        async ({ endpoint, theirs }) => {
-          const { token } = await (await fetch('/api/csrf')).json();
-          const doc = await (
-            await fetch(`/api/host/export/${endpoint}`, { headers: { accept: 'application/json' } })
-          ).json();
-          doc.community.description = theirs;
-          const res = await fetch('/api/host/import', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-csrf-token': token },
-            body: JSON.stringify(doc),
-          });
-          return res.status;
-        },
-        { endpoint, theirs },
-      );
-      expect(status).toBe(200);
+  /** Another tab's save, as its screen would send it: the export as it is now, changed by `edit`. */
+  const saveElsewhere = (edit: {
+    description?: string;
+    gameName?: { series: string; key: string; name: string };
+  }) =>
+    page.evaluate(
+      async ({ endpoint, edit }) => {
+        const { token } = await (await fetch('/api/csrf')).json();
+        const doc = await (
+          await fetch(`/api/host/export/${endpoint}`, { headers: { accept: 'application/json' } })
+        ).json();
+        if (edit.description !== undefined) doc.community.description = edit.description;
+        if (edit.gameName) {
+          const { series, key, name } = edit.gameName;
+          const s = doc.series.find((x: { endpoint: string }) => x.endpoint === series);
+          s.games.find((g: { key: string }) => g.key === key).name = name;
+        }
+        const res = await fetch('/api/host/import', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+          body: JSON.stringify(doc),
+        });
+        return res.status;
+      },
+      { endpoint: communityPath.split('/').at(-1)!, edit },
+    );
+  const exported = () =>
+    page.evaluate(
+      async (endpoint) =>
+        (await fetch(`/api/host/export/${endpoint}`, { headers: { accept: 'application/json' } })).json(),
+      communityPath.split('/').at(-1)!,
+    );
+  const saved = () =>
+    main()
+      .getByRole('status')
+      .filter({ hasText: /^Saved\. Updated: 1 game, 1 question\.$/ })
+      .waitFor();
 
-      const mine = `${edited} Mine.`;
+  screen(
+    'game editor: a save over another tab’s change goes ahead when it is elsewhere, is refused when it is this game',
+    async () => {
       const text = question.getByLabel('Question text', { exact: true });
+      const stamp = Date.now().toString(36);
+      // Another tab saves the community's description meanwhile: this editor still holds the
+      // version before it (no focus change tells it otherwise), but its game is untouched.
+      const theirs = `Changed in another tab (${stamp})`;
+      expect(await saveElsewhere({ description: theirs })).toBe(200);
+      const first = `${edited} Once more.`;
+      await text.fill(first);
+      await main().getByRole('button', { name: 'Save game' }).click();
+      await saved();
+      expect(await main().getByRole('alert').count()).toBe(0);
+      let stored = await exported();
+      expect(stored.community.description).toBe(theirs);
+      expect(JSON.stringify(stored.series)).toContain(JSON.stringify(first));
+
+      // Now another tab renames this very game: saving over it is refused, nothing is written.
+      const [, , series] = new URL(page.url()).pathname.split('/').slice(1);
+      const key = await main().getByLabel('Key', { exact: true }).inputValue();
+      const name = `Renamed in another tab (${stamp})`;
+      expect(await saveElsewhere({ gameName: { series: series!, key, name } })).toBe(200);
+      const mine = `${edited} Mine.`;
       await text.fill(mine);
       await main().getByRole('button', { name: 'Save game' }).click();
       await main()
         .getByRole('alert')
         .filter({ hasText: /^This community changed since you opened it .*nothing was saved/ })
         .waitFor();
-      // The host's edit is still in the form, over the newer document, to be saved again.
+      expect(JSON.stringify((await exported()).series)).not.toContain(JSON.stringify(mine));
+      // The form shows their name and keeps the host's question, to be saved again.
+      await expect
+        .poll(() => main().getByLabel('Name (optional)', { exact: true }).inputValue(), WAIT)
+        .toBe(name);
       expect(await text.inputValue()).toBe(mine);
       await checkScreen(page, 'host-game-editor-changed-since');
       await main().getByRole('button', { name: 'Save game' }).click();
-      await main()
-        .getByRole('status')
-        .filter({ hasText: /^Saved\. Updated: 1 game, 1 question\.$/ })
-        .waitFor();
-      const stored = await page.evaluate(
-        async (endpoint) =>
-          (await fetch(`/api/host/export/${endpoint}`, { headers: { accept: 'application/json' } })).json(),
-        endpoint,
-      );
-      expect(stored.community.description).toBe(theirs);
+      await saved();
+      stored = await exported();
       expect(JSON.stringify(stored.series)).toContain(JSON.stringify(mine));
+      expect(JSON.stringify(stored.series)).toContain(JSON.stringify(name));
       edited = mine;
     },
   );

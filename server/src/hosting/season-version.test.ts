@@ -80,6 +80,20 @@ describe.each(dbKinds)('season versions: an import saves over the version it nam
     expect((await t.client().get(`/api/community/${endpoint}`)).json().name).toBe('From the second tab');
   });
 
+  it('lets one of two saves over the same version through when they come at once: the check is under the lock', async () => {
+    const doc = await created();
+    const opened = await exported(doc.community.endpoint);
+    const named = (name: string) => ({ ...doc, community: { ...doc.community, name } });
+    const answers = await Promise.all(
+      ['Tab one', 'Tab two'].map((name) =>
+        postSeason(admin, named(name), { format: 'json', ifMatch: opened.version }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 412]);
+    const winner = answers.findIndex((r) => r.statusCode === 200) === 0 ? 'Tab one' : 'Tab two';
+    expect((await t.client().get(`/api/community/${doc.community.endpoint}`)).json().name).toBe(winner);
+  });
+
   it('takes * for any version of a community that exists, and refuses a version of one that does not', async () => {
     const doc = await created();
     expect((await postSeason(admin, doc, { ifMatch: '*' })).statusCode).toBe(200);

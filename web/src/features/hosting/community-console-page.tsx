@@ -38,7 +38,7 @@ export function CommunityConsolePage() {
       </header>
       <div className="host-columns">
         <div className="host-column">
-          <SeriesList season={doc} games={games.data?.games} />
+          <SeriesList season={doc} version={version} games={games.data?.games} />
           <CommunitySettings season={doc} version={version} />
         </div>
         <div className="host-column">

@@ -52,8 +52,9 @@ export function CommunitySettings({ season, version }: { season: Season; version
         />
         <SaveBar
           save={save}
-          build={() => ({ ...season, community: draft })}
-          version={version}
+          base={{ doc: season, version }}
+          build={(doc) => ({ ...doc, community: draft })}
+          part={(doc) => doc.community}
           saveLabel="Save settings"
         />
       </form>

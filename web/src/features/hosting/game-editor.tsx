@@ -18,11 +18,13 @@ import { QuestionPreview } from './question-preview';
 import { SaveBar, useSeasonSave } from './save-bar';
 import {
   addQuestion,
+  gameIndex,
   gamePathOf,
   moveQuestion,
   QUESTIONS_MAX,
   removeQuestion,
   replaceQuestion,
+  seriesIndex,
   withGame,
 } from './season-edit';
 import { useDraft } from './use-draft';
@@ -114,9 +116,23 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
     if (placed?.uuid) leave(hostGamePath(community, series.endpoint, placed.uuid));
   };
   const save = useSeasonSave(known, onSaved);
-  // Once opened, the questions are what the server holds (outcomes entered since included).
-  const build = () =>
-    withGame(season, si, gi, locked ? { ...game, questions: series.games[gi]!.questions } : game);
+  // The game as `doc` holds it (none yet for a new one): where the edits go, and what they edit.
+  const placeIn = (doc: Season) => {
+    const i = seriesIndex(doc, series.endpoint);
+    const j = i < 0 ? -1 : gameIndex(doc.series[i]!, game.key);
+    return { i, j, stored: doc.series[i]?.games[j] };
+  };
+  const build = (doc: Season) => {
+    const { i, j, stored } = placeIn(doc);
+    if (i < 0 || (!isNew && !stored)) return null;
+    // Once opened, the questions are what the server holds (outcomes entered since included).
+    return withGame(
+      doc,
+      i,
+      isNew ? -1 : j,
+      locked && stored ? { ...game, questions: stored.questions } : game,
+    );
+  };
 
   // After a move the moved question's button takes the focus again (its element has moved).
   const focusNext = useRef<string | null>(null);
@@ -241,8 +257,9 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
           <div className="card host-section host-save-card">
             <SaveBar
               save={save}
+              base={{ doc: season, version }}
               build={build}
-              version={version}
+              part={(doc) => placeIn(doc).stored ?? null}
               saveLabel={isNew ? 'Create game' : 'Save game'}
             />
           </div>

@@ -19,6 +19,16 @@ export interface HostSeason {
   version: string | undefined;
 }
 
+/** GET the community's export as JSON, parsed, with its version. */
+export async function fetchSeason(community: string): Promise<HostSeason> {
+  const res = await sendApi(httpRoutes.seasonExport, { params: { community } });
+  if (!res.ok) throw await errorFrom(res);
+  const doc = await readSuccess(httpRoutes.seasonExport, res);
+  if (typeof doc === 'string') throw new Error('The server sent the season as YAML, not JSON');
+  const { parseSeason } = await import('./season-checks');
+  return { doc: parseSeason(doc), version: res.headers.get('etag') ?? undefined };
+}
+
 /**
  * The community's season document (GET export as JSON), parsed: defaults filled in, so every
  * field the editors show is present. Importing it back changes nothing.
@@ -27,14 +37,7 @@ export function useSeason(community: string) {
   return useQuery({
     queryKey: queryKeys.hostSeason(community),
     enabled: community !== '',
-    queryFn: async (): Promise<HostSeason> => {
-      const res = await sendApi(httpRoutes.seasonExport, { params: { community } });
-      if (!res.ok) throw await errorFrom(res);
-      const doc = await readSuccess(httpRoutes.seasonExport, res);
-      if (typeof doc === 'string') throw new Error('The server sent the season as YAML, not JSON');
-      const { parseSeason } = await import('./season-checks');
-      return { doc: parseSeason(doc), version: res.headers.get('etag') ?? undefined };
-    },
+    queryFn: () => fetchSeason(community),
     // An editor works from the document it loaded; a refetch mid-edit would not change the draft.
     staleTime: 0,
   });

@@ -86,7 +86,14 @@ function NewCommunityForm({ onClose }: { onClose: () => void }) {
           checked={community.listed}
           onChange={(listed) => set({ listed })}
         />
-        <SaveBar save={save} build={() => ({ community, series: [] })} saveLabel="Create community" />
+        <SaveBar
+          save={save}
+          // A community not made yet has no version: nothing to save over.
+          base={{ doc: { community, series: [] }, version: undefined }}
+          build={(doc) => doc}
+          part={(doc) => doc.community}
+          saveLabel="Create community"
+        />
         <button type="button" className="button-link" onClick={onClose}>
           Cancel
         </button>

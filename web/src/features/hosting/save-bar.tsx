@@ -3,9 +3,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorText, isApiError } from '../../api/client';
 import { fieldId, type PlacedProblems, placeProblems } from './error-paths';
-import { importSeason, useRefreshHost } from './host-api';
+import { fetchSeason, type HostSeason, importSeason, useRefreshHost } from './host-api';
 import { plural, saveText } from './host-text';
 import { filePlace, pathText } from './path-text';
+import { sameValue } from './use-draft';
 
 /**
  * Checking and saving a screen's edits: the whole community document goes to the import (its dry
@@ -21,14 +22,14 @@ export function useSeasonSave(
   // The document the problems are about: it names the series and games their paths point into.
   const [sent, setSent] = useState<Season | null>(null);
   const mutation = useMutation({
-    mutationFn: ({ doc, dryRun, version }: SaveRequest) => importSeason(doc, dryRun, version),
+    mutationFn: ({ target, dryRun }: { target: SaveTarget; dryRun: boolean }) => importOver(target, dryRun),
     onMutate: () => setDone(null),
-    // Another tab or host saved since this screen loaded (412): the screen now shows their version,
+    // Another tab or host changed what this screen edits (412): the screen now shows their version,
     // and the host's own edits stay in the draft (useDraft) to be checked and saved again.
     onError: async (err) => {
       if (isApiError(err, 412)) await refresh();
     },
-    onSuccess: async (outcome, { doc, dryRun }) => {
+    onSuccess: async ({ outcome, doc }, { dryRun }) => {
       if (!outcome.ok) {
         setSent(doc);
         setProblems(outcome.problems);
@@ -48,18 +49,41 @@ export function useSeasonSave(
     sent,
     done,
     mutation,
-    check: (doc: Season, version?: string) => mutation.mutate({ doc, dryRun: true, version }),
-    save: (doc: Season, version?: string) => mutation.mutate({ doc, dryRun: false, version }),
+    check: (target: SaveTarget) => mutation.mutate({ target, dryRun: true }),
+    save: (target: SaveTarget) => mutation.mutate({ target, dryRun: false }),
   };
 }
 
 export type SeasonSave = ReturnType<typeof useSeasonSave>;
 
-interface SaveRequest {
-  doc: Season;
-  dryRun: boolean;
-  /** The version the screen's document had (its export's ETag); none for a new community. */
-  version: string | undefined;
+/** What a screen saves: its edits laid over a version of the community's document. */
+export interface SaveTarget {
+  /** The document the screen shows, with its version (none for a community not made yet). */
+  base: HostSeason;
+  /** The whole document with this screen's edits laid over `doc`; null: nothing to send yet. */
+  build: (doc: Season) => Season | null;
+  /** What this screen edits, as `doc` holds it. */
+  part: (doc: Season) => unknown;
+}
+
+/**
+ * Imports a screen's edits over the version it shows. Refused because the community changed since
+ * (412), the edits go again over the newest version when what this screen edits did not change:
+ * the live demo adds a game to Hunch HQ every few minutes, another host edits another game, and
+ * neither is a conflict. The server checks the version again under its lock.
+ */
+async function importOver({ base, build, part }: SaveTarget, dryRun: boolean) {
+  const doc = build(base.doc);
+  if (!doc) throw new Error('Nothing to send yet');
+  try {
+    return { outcome: await importSeason(doc, dryRun, base.version), doc };
+  } catch (err) {
+    if (!isApiError(err, 412)) throw err;
+    const latest = await fetchSeason(base.doc.community.endpoint);
+    const again = sameValue(part(latest.doc), part(base.doc)) ? build(latest.doc) : null;
+    if (!again) throw err;
+    return { outcome: await importSeason(again, dryRun, latest.version), doc: again };
+  }
 }
 
 /** Where a problem is: in words, then its path in the document (which a season file shares). */
@@ -129,23 +153,20 @@ export function ProblemList({
 /** 'Check' and 'Save' for a screen's edits, with what the server answered. */
 export function SaveBar({
   save,
+  base,
   build,
-  version,
+  part,
   saveLabel = 'Save',
   disabled,
 }: {
   save: SeasonSave;
-  /** The whole document with this screen's edits, or null when there is nothing to send yet. */
-  build: () => Season | null;
-  /** The version of the document the edits started from; absent for a community not made yet. */
-  version?: string | undefined;
-  saveLabel?: string;
-  disabled?: boolean;
-}) {
+} & SaveTarget & {
+    saveLabel?: string;
+    disabled?: boolean;
+  }) {
   const { mutation, done, placed, sent } = save;
   const send = (dryRun: boolean) => {
-    const doc = build();
-    if (doc) (dryRun ? save.check : save.save)(doc, version);
+    if (build(base.doc)) (dryRun ? save.check : save.save)({ base, build, part });
   };
   return (
     <div className="host-save">

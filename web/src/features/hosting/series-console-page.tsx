@@ -57,8 +57,12 @@ function SeriesSettings({
         <SaveBar
           save={save}
           // The games are edited on their own screens: only the settings come from this form.
-          build={() => withSeries(season, si, { ...draft, games: season.series[si]!.games })}
-          version={version}
+          base={{ doc: season, version }}
+          build={(doc) => {
+            const i = seriesIndex(doc, draft.endpoint);
+            return i < 0 ? null : withSeries(doc, i, { ...draft, games: doc.series[i]!.games });
+          }}
+          part={(doc) => ({ ...doc.series[seriesIndex(doc, draft.endpoint)], games: undefined })}
           saveLabel="Save series"
         />
       </form>

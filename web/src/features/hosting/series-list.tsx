@@ -8,7 +8,15 @@ import { plural } from './host-text';
 import { SaveBar, useSeasonSave } from './save-bar';
 import { newSeries, seriesPathOf, withSeries } from './season-edit';
 
-function NewSeriesForm({ season, onClose }: { season: Season; onClose: () => void }) {
+function NewSeriesForm({
+  season,
+  version,
+  onClose,
+}: {
+  season: Season;
+  version: string | undefined;
+  onClose: () => void;
+}) {
   const navigate = useNavigate();
   const [series, setSeries] = useState(newSeries('', ''));
   const at = seriesPathOf(season.series.length);
@@ -32,7 +40,13 @@ function NewSeriesForm({ season, onClose }: { season: Season; onClose: () => voi
           value={series.name}
           onChange={(name) => setSeries((s) => ({ ...s, name }))}
         />
-        <SaveBar save={save} build={() => withSeries(season, -1, series)} saveLabel="Create series" />
+        <SaveBar
+          save={save}
+          base={{ doc: season, version }}
+          build={(doc) => withSeries(doc, -1, series)}
+          part={(doc) => doc.series.find((s) => s.endpoint === series.endpoint) ?? null}
+          saveLabel="Create series"
+        />
         <button type="button" className="button-link" onClick={onClose}>
           Cancel
         </button>
@@ -42,7 +56,15 @@ function NewSeriesForm({ season, onClose }: { season: Season; onClose: () => voi
 }
 
 /** The community's series, each with its number of games and how many are yet to open. */
-export function SeriesList({ season, games }: { season: Season; games: HostGame[] | undefined }) {
+export function SeriesList({
+  season,
+  version,
+  games,
+}: {
+  season: Season;
+  version: string | undefined;
+  games: HostGame[] | undefined;
+}) {
   const [creating, setCreating] = useState(false);
   const community = season.community.endpoint;
   return (
@@ -67,7 +89,7 @@ export function SeriesList({ season, games }: { season: Season; games: HostGame[
         </ul>
       )}
       {creating ? (
-        <NewSeriesForm season={season} onClose={() => setCreating(false)} />
+        <NewSeriesForm season={season} version={version} onClose={() => setCreating(false)} />
       ) : (
         <button type="button" className="button button-secondary" onClick={() => setCreating(true)}>
           New series
