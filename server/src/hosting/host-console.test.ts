@@ -5,6 +5,7 @@ import { pngBytes } from '../test/factories';
 import { adminName, postSeason, seasonDoc, signUp } from '../test/hosting-factories';
 import { multipart, startTestApp, type TestApp, type TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
+import { lockCommunityEndpoint } from './season-queries';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -170,6 +171,36 @@ describe.each(dbKinds)('host console calls (%s)', (kind) => {
     expect(again.json().created.games).toBe(1);
     const back = again.json().games.find((g: { key: string }) => g.key === 'week-2');
     expect(back.uuid).not.toBe(before);
+  });
+
+  it('deletes a game only once an import of its community in flight has committed', async () => {
+    const doc = seasonDoc(new Date(t.clock.now.getTime() + 10 * DAY));
+    const res = await postSeason(admin, doc);
+    const game = res.json<SeasonImportResult>().games[0]!.uuid!;
+    // An import holds the community's lock (it has checked its version and is writing).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const importing = t.ctx.db.transaction(async (tx) => {
+      await lockCommunityEndpoint(tx, doc.community.endpoint);
+      locked();
+      await held;
+    });
+    await lockTaken;
+    let settled = false;
+    const deleting = admin.delete(`/api/host/game/${game}`).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toBe(false);
+    release();
+    await importing;
+    expect((await deleting).statusCode).toBe(200);
   });
 
   it('takes a PNG, re-encodes it, and names it so that a season document can use it', async () => {

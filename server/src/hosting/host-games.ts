@@ -5,6 +5,7 @@ import { HttpError } from '../platform/http/http-error';
 import { type Actor, recordAudit } from './audit-log';
 import { loadStoredGame } from './game-store';
 import { isoTime, seasonGame } from './season-convert';
+import { lockCommunityEndpoint } from './season-queries';
 
 interface GameRow {
   uuid: string;
@@ -138,11 +139,15 @@ export async function communityOfGame(
 
 /**
  * Deletes a game that has not opened (hosting spec §2), its questions and choices with it, in one
- * transaction with its audit record (the game as a season file writes it). The row lock orders it
- * against an import or another delete of the same game; false when it is already gone.
+ * transaction with its audit record (the game as a season file writes it). The community's import
+ * lock orders it against imports, which check their version under it (decision 034): an import that
+ * had read the game never writes its questions after it is gone. False when it is already gone.
  */
 export async function deleteGame(db: Db, uuid: string, actor: Actor, now: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
+    const community = await communityOfGame(tx, uuid);
+    if (!community) return false;
+    await lockCommunityEndpoint(tx, community.endpoint);
     const { rows } = await tx.query<{
       open_at: Date;
       series: string;
