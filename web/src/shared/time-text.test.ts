@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeGame } from '../test/factories';
-import { formatWhen, scheduleLine, scheduleRows, viewerZoneName } from './time-text';
+import { formatWhen, scheduleLine, scheduleRows, viewerZoneName, withLocalTimes } from './time-text';
 
 // Built from local clock parts, so the texts are the same in every time zone the tests run in.
 const local = (y: number, m: number, d: number, h: number, min = 0) =>
@@ -67,5 +67,18 @@ describe('time texts', () => {
     expect(viewerZoneName(bare('Mon Jan 07 2030 18:00:00 GMT+0530', -330))).toBe('UTC+05:30');
     expect(viewerZoneName(bare('Mon Jan 07 2030 18:00:00 GMT-0800', 480))).toBe('UTC-08:00');
     expect(viewerZoneName(bare('Mon Jan 07 2030 18:00:00 GMT+0000 ()', 0))).toBe('UTC+00:00');
+  });
+});
+
+describe('withLocalTimes', () => {
+  it('writes each UTC time of a sentence on the viewer’s clock, and leaves the rest', () => {
+    const at = local(2030, 1, 7, 18);
+    const later = local(2030, 1, 9, 0, 30).replace('.000Z', 'Z');
+    expect(withLocalTimes(`This game opened at ${at}: standby may only move later (it is ${later})`)).toBe(
+      'This game opened at Mon, Jan 7, 2030, 6:00 PM: standby may only move later (it is Wed, Jan 9, 2030, 12:30 AM)',
+    );
+    expect(withLocalTimes('Name is required; 2030-01-07 is a date')).toBe(
+      'Name is required; 2030-01-07 is a date',
+    );
   });
 });

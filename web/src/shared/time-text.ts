@@ -7,6 +7,17 @@ export function formatWhen(iso: string, pattern = 'EEE, MMM d, h:mm a'): string 
   return Number.isNaN(date.getTime()) ? null : format(date, pattern);
 }
 
+/** A UTC time as season files and the server's sentences write it. */
+const ISO_UTC = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z/g;
+
+/**
+ * A server sentence with its UTC times on the viewer's clock, as the console's editors show times
+ * ('This game opened at 2030-01-07T17:00:00Z' → '… at Mon, Jan 7, 2030, 6:00 PM' in Berlin).
+ */
+export function withLocalTimes(text: string): string {
+  return text.replace(ISO_UTC, (iso) => formatWhen(iso, 'EEE, MMM d, yyyy, h:mm a') ?? iso);
+}
+
 /** e.g. 'Europe/Berlin': where a host's times are entered. */
 export function viewerTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time';

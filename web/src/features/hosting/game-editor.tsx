@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
-import { formatWhen } from '../../shared/time-text';
+import { formatWhen, withLocalTimes } from '../../shared/time-text';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { fieldId, gameFields } from './error-paths';
 import { FieldProblems, ProblemsProvider } from './fields';
@@ -57,7 +57,7 @@ function DeleteGame({
       </button>
       {remove.isError && (
         <p className="form-error" role="alert">
-          {errorText(remove.error)}
+          {withLocalTimes(errorText(remove.error))}
         </p>
       )}
     </section>

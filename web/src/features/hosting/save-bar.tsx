@@ -2,6 +2,7 @@ import type { Season, SeasonImportResult, SeasonProblem } from '@hunch/contract'
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorText, isApiError } from '../../api/client';
+import { withLocalTimes } from '../../shared/time-text';
 import { fieldId, type PlacedProblems, placeProblems } from './error-paths';
 import { fetchSeason, type HostSeason, importSeason, useRefreshHost } from './host-api';
 import { plural, saveText } from './host-text';
@@ -136,13 +137,14 @@ export function ProblemList({
       <ul>
         {placed.placed.map(({ problem, field }) => (
           <li key={`${problem.path}:${problem.message}`}>
-            <a href={`#${fieldId(field)}`}>{problem.message}</a>{' '}
+            <a href={`#${fieldId(field)}`}>{withLocalTimes(problem.message)}</a>{' '}
             <ProblemPlace problem={problem} doc={doc ?? undefined} lines={false} />
           </li>
         ))}
         {placed.elsewhere.map((p) => (
           <li key={`${p.path}:${p.message}`}>
-            <span>{p.message}</span> <ProblemPlace problem={p} doc={doc ?? undefined} lines={false} />
+            <span>{withLocalTimes(p.message)}</span>{' '}
+            <ProblemPlace problem={p} doc={doc ?? undefined} lines={false} />
           </li>
         ))}
       </ul>
@@ -173,7 +175,7 @@ export function SaveBar({
       <ProblemList placed={placed} title="Not saved" doc={sent} />
       {mutation.isError && (
         <p className="form-error" role="alert">
-          {errorText(mutation.error)}
+          {withLocalTimes(errorText(mutation.error))}
         </p>
       )}
       <div className="host-save-bar">
