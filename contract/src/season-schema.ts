@@ -127,14 +127,17 @@ const gameSchema = z.strictObject({
   questions: z.array(questionSchema).min(1, 'A game needs a question').max(50, 'At most 50 questions'),
 });
 
+/** A series' or a community's description: a few paragraphs, empty when left out. */
+const descriptionSchema = z
+  .string()
+  .max(1000, 'The description is longer than 1000 characters')
+  .regex(multiLine, 'The description holds a control character')
+  .default('');
+
 const seriesSchema = z.strictObject({
   endpoint: seasonEndpointSchema,
   name: line(80, 'The series name'),
-  description: z
-    .string()
-    .max(1000, 'The description is longer than 1000 characters')
-    .regex(multiLine, 'The description holds a control character')
-    .default(''),
+  description: descriptionSchema,
   image: imageRefSchema.optional(),
   games: z.array(gameSchema).max(500, 'At most 500 games in a series').default([]),
 });
@@ -142,11 +145,7 @@ const seriesSchema = z.strictObject({
 const communitySchema = z.strictObject({
   endpoint: seasonEndpointSchema,
   name: line(80, 'The community name'),
-  description: z
-    .string()
-    .max(1000, 'The description is longer than 1000 characters')
-    .regex(multiLine, 'The description holds a control character')
-    .default(''),
+  description: descriptionSchema,
   image: imageRefSchema.optional(),
   listed: z.boolean().default(true).describe('Shown in community search'),
   categories: z
