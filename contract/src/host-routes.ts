@@ -89,7 +89,7 @@ export const hostRoutes = {
     // 400 answers JSON {errors: [{path, message, line?, column?}]} (seasonProblemsSchema): every
     // problem of the document at its path. The other refusals are sentences (a malformed If-Match
     // among them). An If-Match header (seasonVersionSchema) saves only over that version of the
-    // community: 412 when it changed.
+    // community: 412 when it changed. If-None-Match: * creates it only: 412 when it exists.
     errors: [400, 401, 403, 409, 412, 413, 415],
     invalid: { query: { status: 400, message: 'dry_run is 1 or 0' } },
   }),

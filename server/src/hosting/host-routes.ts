@@ -181,11 +181,18 @@ export function hostingRoutes(app: FastifyInstance, ctx: AppContext, rescore: Re
     );
     registerRoute(scope, httpRoutes.seasonImport, async ({ query, userId, request, reply }) => {
       const ifMatch = ifMatchOf(request.headers['if-match']);
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch !== undefined && ifNoneMatch.trim() !== '*')
+        throw new HttpError(
+          400,
+          'If-None-Match takes only *: create the community only if it does not exist',
+        );
       const source = await seasonSource(request);
       try {
         return await importSeason(db, source, {
           dryRun: query.dry_run,
           ifMatch,
+          createOnly: ifNoneMatch !== undefined,
           actor: await actorFor(db, userId),
           now: ctx.now(),
           uploadsDir: ctx.uploadsDir,

@@ -49,6 +49,8 @@ export interface ImportOptions {
    * version): refused with a 412 when the community changed since, or does not exist.
    */
   ifMatch?: string;
+  /** If-None-Match: *: only create the community; refused with a 412 when it exists already. */
+  createOnly?: boolean;
   /** Told, once the import is committed, of each stored game whose schedule it moved. */
   scheduleChanged?(games: { uuid: string; state: GameState }[]): Promise<void>;
 }
@@ -92,6 +94,9 @@ function namedCommunity(value: unknown): string | undefined {
 export const CHANGED_SINCE =
   'This community changed since you opened it (another host or tab saved): nothing was saved. ' +
   'Look at their changes, then save yours again.';
+
+const existsAlready = (endpoint: string) =>
+  `A community with the endpoint ${endpoint} exists already: nothing was saved. Choose another endpoint.`;
 
 const matches = (ifMatch: string, state: CommunityState | undefined) =>
   state !== undefined && (ifMatch === '*' || ifMatch === seasonVersion(seasonOf(state)));
@@ -150,6 +155,8 @@ export async function importSeason(
       // Under the lock, so no other import can land between this check and the writes. A file
       // that cannot be imported anyway gets its problems, but none from comparing it with a
       // stored version the host has not seen.
+      // Whatever else is wrong: the host meant a new community, and this one holds data.
+      if (opts.createOnly && state) throw new HttpError(412, existsAlready(endpoint));
       const stale = opts.ifMatch !== undefined && !matches(opts.ifMatch, state);
       if (stale && problems.length === 0) throw new HttpError(412, CHANGED_SINCE);
       const lookups = {

@@ -108,6 +108,31 @@ describe.each(dbKinds)('season versions: an import saves over the version it nam
     expect((await postSeason(admin, fresh)).statusCode).toBe(200);
   });
 
+  it('creates only with If-None-Match: *, and refuses to overwrite a community that exists', async () => {
+    const fresh = seasonDoc(new Date(t.clock.now.getTime() + 10 * DAY));
+    const create = (doc: SeasonInput) =>
+      admin.request('POST', '/api/host/import', { json: doc }, { headers: { 'if-none-match': '*' } });
+    expect((await create(fresh)).statusCode).toBe(200);
+    // An admin's New community with an endpoint that is taken: the community stays as it was.
+    const taken = { ...fresh, community: { ...fresh.community, name: 'Someone else’s club' }, series: [] };
+    const refused = await create(taken);
+    expect(refused.statusCode).toBe(412);
+    expect(refused.body).toBe(
+      `A community with the endpoint ${fresh.community.endpoint} exists already: nothing was saved. Choose another endpoint.`,
+    );
+    expect((await t.client().get(`/api/community/${fresh.community.endpoint}`)).json().name).toBe(
+      fresh.community.name,
+    );
+    const odd = await admin.request(
+      'POST',
+      '/api/host/import',
+      { json: fresh },
+      { headers: { 'if-none-match': '"abc"' } },
+    );
+    expect(odd.statusCode).toBe(400);
+    expect(odd.body).toMatch(/^If-None-Match takes only \*/);
+  });
+
   it('answers a malformed If-Match with 400 and a sentence, before reading the document', async () => {
     const doc = await created();
     for (const ifMatch of ['abc', 'W/"abc"', '"a b"', '""', '"abc", "def"', `"${'a'.repeat(101)}"`]) {

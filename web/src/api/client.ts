@@ -54,6 +54,8 @@ export type CallInput<R extends RouteDef> = Part<'params', RouteParams<R>> &
   Part<'body', CallBody<R>> & {
     /** If-Match: write only over this version of what the call changes (412 otherwise). */
     ifMatch?: string;
+    /** If-None-Match: *: create only (412 when it exists). */
+    ifNoneMatch?: '*';
   };
 
 /** The same input with the entry's types forgotten, as the URL builder and fetch take it. */
@@ -62,6 +64,7 @@ interface LooseInput {
   query?: Record<string, string | number | boolean | undefined | null>;
   body?: unknown;
   ifMatch?: string;
+  ifNoneMatch?: '*';
 }
 
 /** Makes `input` optional for routes that need nothing (csrf, logout, play_games...). */
@@ -105,6 +108,7 @@ async function sendOnce(def: RouteDef, input: LooseInput): Promise<Response> {
     payload = JSON.stringify(input.body ?? {});
   }
   if (input.ifMatch !== undefined) headers['if-match'] = input.ifMatch;
+  if (input.ifNoneMatch !== undefined) headers['if-none-match'] = input.ifNoneMatch;
   if (def.method !== 'GET') headers['x-csrf-token'] = await csrf();
   return fetch(routeUrl(def, input.params, input.query), {
     method: def.method,

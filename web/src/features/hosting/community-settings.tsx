@@ -1,12 +1,13 @@
 import type { Season } from '@hunch/contract';
 import { COMMUNITY_FIELDS } from './error-paths';
 import { CheckField, ListField, ProblemsProvider, TextField } from './fields';
+import type { HostSeason } from './host-api';
 import { ImageField } from './image-field';
 import { SaveBar, useSeasonSave } from './save-bar';
 import { useDraft } from './use-draft';
 
 /** A community's settings (hosting spec §2); the endpoint is its identity, so it stays. */
-export function CommunitySettings({ season, version }: { season: Season; version: string | undefined }) {
+export function CommunitySettings({ season, version }: { season: Season; version: HostSeason['version'] }) {
   const [draft, setDraft] = useDraft(season.community);
   const save = useSeasonSave(COMMUNITY_FIELDS);
   const set = (patch: Partial<Season['community']>) => setDraft((c) => ({ ...c, ...patch }));

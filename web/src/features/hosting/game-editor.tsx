@@ -9,7 +9,7 @@ import { fieldId, gameFields } from './error-paths';
 import { FieldProblems, ProblemsProvider } from './fields';
 import { GameSettings } from './game-settings';
 import { GameStateLine } from './game-state-line';
-import { deleteGame, useRefreshHost } from './host-api';
+import { deleteGame, type HostSeason, useRefreshHost } from './host-api';
 import { hostGamePath, hostSeriesPath } from './host-paths';
 import { plural } from './host-text';
 import { OutcomesPanel } from './outcomes-panel';
@@ -67,7 +67,7 @@ function DeleteGame({
 export interface GameEditorProps {
   season: Season;
   /** The document's version, which a save names: refused when the community changed since. */
-  version: string | undefined;
+  version: HostSeason['version'];
   si: number;
   /** The game's place in its series, or -1 for a new game. */
   gi: number;

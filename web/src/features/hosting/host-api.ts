@@ -16,7 +16,8 @@ export { useHostCommunities } from './use-host-communities';
 /** A community's season document, with the version (ETag) its edits are saved over. */
 export interface HostSeason {
   doc: Season;
-  version: string | undefined;
+  /** Its export's ETag; null for a community to create (it must not exist yet); undefined: none. */
+  version: string | null | undefined;
 }
 
 /** GET the community's export as JSON, parsed, with its version. */
@@ -82,7 +83,7 @@ export async function importSeason(
   source: Season | File,
   dryRun: boolean,
   /** The version the edits started from: the server refuses (412) when the community changed. */
-  ifMatch?: string,
+  version?: string | null,
 ): Promise<ImportOutcome> {
   let body: Blob | FormData;
   if (source instanceof File) {
@@ -94,7 +95,8 @@ export async function importSeason(
   const res = await sendApi(httpRoutes.seasonImport, {
     query: { dry_run: dryRun ? '1' : '0' },
     body,
-    ...(ifMatch !== undefined && { ifMatch }),
+    ...(typeof version === 'string' && { ifMatch: version }),
+    ...(version === null && { ifNoneMatch: '*' as const }),
   });
   if (res.status === 400 && res.headers.get('content-type')?.includes('json')) {
     const { seasonProblemsOf } = await import('./season-checks');

@@ -88,8 +88,8 @@ function NewCommunityForm({ onClose }: { onClose: () => void }) {
         />
         <SaveBar
           save={save}
-          // A community not made yet has no version: nothing to save over.
-          base={{ doc: { community, series: [] }, version: undefined }}
+          // A community not made yet: refused (412) when its endpoint is taken meanwhile.
+          base={{ doc: { community, series: [] }, version: null }}
           build={(doc) => doc}
           part={(doc) => doc.community}
           saveLabel="Create community"

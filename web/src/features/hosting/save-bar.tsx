@@ -79,7 +79,7 @@ async function importOver({ base, build, part }: SaveTarget, dryRun: boolean) {
   try {
     return { outcome: await importSeason(doc, dryRun, base.version), doc };
   } catch (err) {
-    if (!isApiError(err, 412)) throw err;
+    if (!isApiError(err, 412) || typeof base.version !== 'string') throw err;
     const latest = await fetchSeason(base.doc.community.endpoint);
     const again = sameValue(part(latest.doc), part(base.doc)) ? build(latest.doc) : null;
     if (!again) throw err;

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../../shared/use-document-title';
 import { seriesFields } from './error-paths';
 import { ProblemsProvider, TextField } from './fields';
 import { GameStateLine } from './game-state-line';
-import { useHostGames, useSeason } from './host-api';
+import { type HostSeason, useHostGames, useSeason } from './host-api';
 import { hostCommunityPath, hostGamePath, newGamePath } from './host-paths';
 import { plural } from './host-text';
 import { ImageField } from './image-field';
@@ -21,7 +21,7 @@ function SeriesSettings({
   si,
 }: {
   season: Season;
-  version: string | undefined;
+  version: HostSeason['version'];
   si: number;
 }) {
   const at = seriesPathOf(si);

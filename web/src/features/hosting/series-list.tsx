@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { seriesFields } from './error-paths';
 import { ProblemsProvider, TextField } from './fields';
+import type { HostSeason } from './host-api';
 import { hostSeriesPath } from './host-paths';
 import { plural } from './host-text';
 import { SaveBar, useSeasonSave } from './save-bar';
@@ -14,7 +15,7 @@ function NewSeriesForm({
   onClose,
 }: {
   season: Season;
-  version: string | undefined;
+  version: HostSeason['version'];
   onClose: () => void;
 }) {
   const navigate = useNavigate();
@@ -62,7 +63,7 @@ export function SeriesList({
   games,
 }: {
   season: Season;
-  version: string | undefined;
+  version: HostSeason['version'];
   games: HostGame[] | undefined;
 }) {
   const [creating, setCreating] = useState(false);
