@@ -1,7 +1,7 @@
 import type { SeasonImportResult, SeasonInput, SeasonProblem } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminName, contentCounts, postSeason, seasonDoc, signUp } from '../test/hosting-factories';
-import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
+import { contentCounts, postSeason, seasonDoc, startAdminApp } from '../test/hosting-factories';
+import type { TestApp, TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 
 // A refused import lists every problem of the document at once (hosting spec §4): the problems of
@@ -16,12 +16,8 @@ type Expected = [path: string, message: string | RegExp];
 describe.each(dbKinds)('season import: every problem in one answer (%s)', (kind) => {
   let t: TestApp;
   let admin: TestClient;
-  const name = adminName();
-
   beforeAll(async () => {
-    t = await startTestApp(kind, { config: { adminUsers: [name] } });
-    admin = t.client();
-    await signUp(admin, name);
+    ({ t, admin } = await startAdminApp(kind));
   });
   afterAll(() => t.close());
 

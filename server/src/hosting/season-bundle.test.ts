@@ -5,8 +5,8 @@ import type { SeasonImportResult, SeasonProblem } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { jpegBytes, pngBytes } from '../test/factories';
-import { adminName, contentCounts, postBundle, seasonDoc, signUp, zipOf } from '../test/hosting-factories';
-import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
+import { contentCounts, postBundle, seasonDoc, startAdminApp, zipOf } from '../test/hosting-factories';
+import type { TestApp, TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 import { BUNDLE_LIMITS, readBundle } from './season-bundle';
 import { SeasonRefusal } from './season-refusal';
@@ -92,11 +92,8 @@ describe('reading a bundle', () => {
 describe.each(dbKinds)('importing a .zip bundle (%s)', (kind) => {
   let t: TestApp;
   let admin: TestClient;
-  const name = adminName();
   beforeAll(async () => {
-    t = await startTestApp(kind, { config: { adminUsers: [name] } });
-    admin = t.client();
-    await signUp(admin, name);
+    ({ t, admin } = await startAdminApp(kind));
   });
   afterAll(() => t.close());
 

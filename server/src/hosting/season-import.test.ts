@@ -4,9 +4,9 @@ import type { SeasonGameInput, SeasonImportResult } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { makeCommunity } from '../test/factories';
-import { adminName, contentCounts, postSeason, seasonDoc, signUp } from '../test/hosting-factories';
+import { contentCounts, postSeason, seasonDoc, startAdminApp } from '../test/hosting-factories';
 import { repoRoot } from '../test/server-process';
-import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
+import type { TestApp, TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 
 const DAY = 86_400_000;
@@ -20,12 +20,8 @@ const counts = (communities: number, series: number, games: number, questions: n
 describe.each(dbKinds)('season import and export (%s)', (kind) => {
   let t: TestApp;
   let admin: TestClient;
-  const admins = [adminName()];
-
   beforeAll(async () => {
-    t = await startTestApp(kind, { config: { adminUsers: admins } });
-    admin = t.client();
-    await signUp(admin, admins[0]);
+    ({ t, admin } = await startAdminApp(kind));
   });
   afterAll(() => t.close());
 

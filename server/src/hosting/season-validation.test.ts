@@ -1,8 +1,8 @@
 import type { SeasonImportResult, SeasonInput, SeasonProblem } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { adminName, contentCounts, postSeason, seasonDoc, signUp } from '../test/hosting-factories';
-import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
+import { contentCounts, postSeason, seasonDoc, startAdminApp } from '../test/hosting-factories';
+import type { TestApp, TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 
 const HOUR = 3_600_000;
@@ -13,12 +13,8 @@ type Loose = any;
 describe.each(dbKinds)('season import refusals (%s)', (kind) => {
   let t: TestApp;
   let admin: TestClient;
-  const name = adminName();
-
   beforeAll(async () => {
-    t = await startTestApp(kind, { config: { adminUsers: [name] } });
-    admin = t.client();
-    await signUp(admin, name);
+    ({ t, admin } = await startAdminApp(kind));
   });
   afterAll(() => t.close());
 

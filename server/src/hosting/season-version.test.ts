@@ -1,7 +1,7 @@
 import type { SeasonInput } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminName, postSeason, seasonDoc, signUp } from '../test/hosting-factories';
-import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
+import { postSeason, seasonDoc, signUp, startAdminApp } from '../test/hosting-factories';
+import type { TestApp, TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 import { CHANGED_SINCE } from './season-import';
 
@@ -13,12 +13,8 @@ const DAY = 86_400_000;
 describe.each(dbKinds)('season versions: an import saves over the version it names (%s)', (kind) => {
   let t: TestApp;
   let admin: TestClient;
-  const admins = [adminName()];
-
   beforeAll(async () => {
-    t = await startTestApp(kind, { config: { adminUsers: admins } });
-    admin = t.client();
-    await signUp(admin, admins[0]);
+    ({ t, admin } = await startAdminApp(kind));
   });
   afterAll(() => t.close());
 

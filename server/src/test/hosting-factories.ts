@@ -3,7 +3,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { stringify } from 'yaml';
 import yazl from 'yazl';
 import { registerPlayer } from './factories';
-import type { TestClient } from './test-app';
+import { startTestApp, type TestApp, type TestClient } from './test-app';
+import type { DbKind } from './test-db';
 
 let seq = 0;
 const next = () => `${Date.now().toString(36).slice(-4)}${(seq++).toString(36)}`;
@@ -13,6 +14,15 @@ const DAY = 24 * HOUR;
 
 /** A username that ADMIN_USERS can list before anyone registers it. */
 export const adminName = () => `admin_${next()}`;
+
+/** A test app of its own with an admin (ADMIN_USERS) signed up and logged in on `admin`. */
+export async function startAdminApp(kind: DbKind): Promise<{ t: TestApp; admin: TestClient }> {
+  const name = adminName();
+  const t = await startTestApp(kind, { config: { adminUsers: [name] } });
+  const admin = t.client();
+  await signUp(admin, name);
+  return { t, admin };
+}
 
 /** Registers and logs in a fresh account with this name. */
 export async function signUp(client: TestClient, username = `player_${next()}`) {
