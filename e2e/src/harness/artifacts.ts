@@ -9,18 +9,25 @@ const safeName = (name: string) => name.replace(/[^\w.-]+/g, '_');
 /**
  * Waits for layout, web fonts and images, so a screenshot shows the finished page. Lazy images are
  * switched to eager first: a full-page capture does not scroll, so they would stay blank otherwise.
+ * A list's images held back behind its first (no src yet, decision 031; at most 3 s) are waited for
+ * too: an image with no source counts as complete, and on a slow machine it was still held here.
  */
 export async function settle(page: Page): Promise<void> {
   await page.evaluate(async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const heldUntil = Date.now() + 5_000;
+    while ([...document.images].some((img) => !img.getAttribute('src')) && Date.now() < heldUntil) {
+      await sleep(50);
+    }
     for (const img of document.images) if (img.loading === 'lazy') img.loading = 'eager';
     await document.fonts.ready;
     const pending = [...document.images].filter((img) => !img.complete);
-    await Promise.race([
-      Promise.all(
-        pending.map((img) => new Promise((r) => img.addEventListener('loadend', r, { once: true }))),
-      ),
-      new Promise((r) => setTimeout(r, 5_000)),
-    ]);
+    const done = (img: HTMLImageElement) =>
+      new Promise((r) => {
+        img.addEventListener('load', r, { once: true });
+        img.addEventListener('error', r, { once: true });
+      });
+    await Promise.race([Promise.all(pending.map(done)), sleep(5_000)]);
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   });
 }
