@@ -64,3 +64,52 @@ export function standingsMoves(changes: string, community: string): string {
 export async function dropEmptyCounts(tx: Queryable, communityId: number): Promise<void> {
   await tx.query('DELETE FROM community_score_counts WHERE community_id = $1 AND players = 0', [communityId]);
 }
+
+/**
+ * Deletes ended games of one community (their entries, answers, boards and statistics go with
+ * them), taking their scores out of the community's standings first: each player's total loses
+ * what those games counted for them, and a player left with no counted game has no standing any
+ * more, as if they had never played there. The games' rows are locked before the standings are
+ * read, so a scoring of one of them still in flight commits first and its scores are taken out too.
+ * Run inside a transaction; returns the ids deleted.
+ */
+export async function deleteEndedGames(
+  tx: Queryable,
+  communityId: number,
+  gameIds: readonly string[],
+): Promise<string[]> {
+  const { rows: locked } = await tx.query<{ id: string }>(
+    `SELECT g.id::text AS id FROM games g JOIN series s ON s.id = g.series_id
+      WHERE g.id = ANY($1::uuid[]) AND s.community_id = $2 ORDER BY g.id FOR UPDATE OF g`,
+    [gameIds, communityId],
+  );
+  const ids = locked.map((r) => r.id);
+  if (ids.length === 0) return [];
+  await lockStandings(tx, communityId);
+  await tx.query(
+    `WITH counted AS (
+       SELECT user_id, sum(score)::float8 AS s, count(*)::int AS n FROM participations
+        WHERE game_id = ANY($1::uuid[]) AND score IS NOT NULL GROUP BY user_id),
+     moved AS (
+       SELECT st.user_id, st.score AS was, st.score - c.s AS total, st.games - c.n AS games
+         FROM counted c JOIN community_standings st ON st.community_id = $2 AND st.user_id = c.user_id),
+     updated AS (
+       UPDATE community_standings st SET score = m.total, games = m.games
+         FROM moved m WHERE m.games > 0 AND st.community_id = $2 AND st.user_id = m.user_id),
+     removed AS (
+       DELETE FROM community_standings st USING moved m
+        WHERE m.games <= 0 AND st.community_id = $2 AND st.user_id = m.user_id),
+     counts AS (
+       INSERT INTO community_score_counts (community_id, score, players)
+       SELECT $2, score, sum(d) FROM (
+           SELECT was AS score, -1 AS d FROM moved
+           UNION ALL SELECT total, 1 FROM moved WHERE games > 0) steps
+        GROUP BY score HAVING sum(d) <> 0
+       ON CONFLICT (community_id, score) DO UPDATE
+         SET players = community_score_counts.players + EXCLUDED.players)
+     DELETE FROM games WHERE id = ANY($1::uuid[])`,
+    [ids, communityId],
+  );
+  await dropEmptyCounts(tx, communityId);
+  return ids;
+}

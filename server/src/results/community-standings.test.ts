@@ -4,6 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaveCommunity } from '../communities/membership';
+import { deleteEndedGames } from '../games/community-standings';
 import { rescoreGame, scoreGame } from '../games/scoring';
 import { createSeries } from '../hosting/authoring';
 import type { Db, Queryable } from '../platform/db/database';
@@ -43,11 +44,26 @@ async function oracleRow(
   return rows[0];
 }
 
+/** A game of one predict question (outcome: the crowd's) that the given players of the pool enter. */
+const onePredict = (entries: number[]): RandomGame => ({
+  synchronous: false,
+  speedBonus: false,
+  questions: [
+    { kind: 'predict', choices: 2, linked: null, min: 0, span: 100, outcome: null, voided: false, secs: 20 },
+  ],
+  entries: entries.map((player) => ({
+    player,
+    sub: 0,
+    answers: [{ value: 10 * player, afterMs: 0, micros: 0 }],
+  })),
+});
+
 type Step =
   | { kind: 'game'; other: boolean; game: RandomGame }
   | { kind: 'unscored'; game: RandomGame }
   | { kind: 'rescore'; pick: number; question: number; eighths: number }
-  | { kind: 'leave'; player: number };
+  | { kind: 'leave'; player: number }
+  | { kind: 'delete'; pick: number };
 
 describe.each(dbKinds)('community standings on %s', (kind) => {
   let db: Db;
@@ -108,9 +124,10 @@ describe.each(dbKinds)('community standings on %s', (kind) => {
         player: fc.integer({ min: 0, max: POOL - 1 }),
       }),
     },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }) },
   );
 
-  it('gives every player the rank the full computation gives, after scoring, re-scoring and leaving', async () => {
+  it('gives every player the rank the full computation gives, after scoring, re-scoring, leaving and deleting games', async () => {
     let clock = Date.now() - 2000 * 3_600_000;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 7 }), async (steps) => {
@@ -159,6 +176,12 @@ describe.each(dbKinds)('community standings on %s', (kind) => {
             });
           } else if (s.kind === 'leave') {
             await leaveCommunity(db, pool[s.player]!, community.id);
+          } else if (s.kind === 'delete' && scored.length > 0) {
+            const { gameId } = scored.splice(s.pick % scored.length, 1)[0]!;
+            // Another community's id deletes nothing.
+            expect(await db.transaction((tx) => deleteEndedGames(tx, other.id, [gameId]))).toEqual([]);
+            const gone = await db.transaction((tx) => deleteEndedGames(tx, community.id, [gameId!]));
+            expect(gone).toEqual([gameId]);
           }
           await expectOracle(community.id, new Date(clock + 2));
           await expectOracle(other.id, new Date(clock + 2));
@@ -172,31 +195,10 @@ describe.each(dbKinds)('community standings on %s', (kind) => {
     const community = await makeCommunity(db);
     const series = await createSeries(db, { communityId: community.id, endpoint: 'weekly', name: 'Weekly' });
     const completeAt = Date.now() - 3_600_000;
-    const spec = (entries: number[]): RandomGame => ({
-      synchronous: false,
-      speedBonus: false,
-      questions: [
-        {
-          kind: 'predict',
-          choices: 2,
-          linked: null,
-          min: 0,
-          span: 100,
-          outcome: null,
-          voided: false,
-          secs: 20,
-        },
-      ],
-      entries: entries.map((player) => ({
-        player,
-        sub: 0,
-        answers: [{ value: 10 * player, afterMs: 0, micros: 0 }],
-      })),
-    });
     const first = await insertRandomGame(
       db,
       series,
-      spec([0, 1, 2, 3, 4, 5]),
+      onePredict([0, 1, 2, 3, 4, 5]),
       pool,
       subs,
       new Date(completeAt - 3 * 3_600_000),
@@ -206,12 +208,12 @@ describe.each(dbKinds)('community standings on %s', (kind) => {
       await insertRandomGame(
         db,
         series,
-        spec([0, 1, 2, 3, 4, 5, 6, 7]),
+        onePredict([0, 1, 2, 3, 4, 5, 6, 7]),
         pool,
         subs,
         new Date(completeAt - 3_600_000),
       ),
-      await insertRandomGame(db, series, spec([1, 3, 5, 7]), pool, subs, new Date(completeAt)),
+      await insertRandomGame(db, series, onePredict([1, 3, 5, 7]), pool, subs, new Date(completeAt)),
     ];
     await Promise.all([
       ...games.map((g) => scoreGame(db, g, new Date())),
@@ -219,6 +221,31 @@ describe.each(dbKinds)('community standings on %s', (kind) => {
       leaveCommunity(db, pool[6]!, community.id),
     ]);
     await expectOracle(community.id, new Date());
+  });
+
+  it('takes deleted games out of the standings; a player with no game left has no standing', async () => {
+    const community = await makeCommunity(db);
+    const series = await createSeries(db, { communityId: community.id, endpoint: 'weekly', name: 'Weekly' });
+    const at = Date.now() - 10 * 3_600_000;
+    const kept = await insertRandomGame(db, series, onePredict([0, 1, 2]), pool, subs, new Date(at));
+    const gone = await insertRandomGame(db, series, onePredict([0, 1, 3]), pool, subs, new Date(at + 1));
+    for (const g of [kept, gone]) expect(await scoreGame(db, g, new Date())).toBe(true);
+    const before = await communityRankRow(db, community.id, pool[3]!);
+    expect(before?.games).toBe(1);
+    expect(await db.transaction((tx) => deleteEndedGames(tx, community.id, [gone]))).toEqual([gone]);
+    await expectOracle(community.id, new Date());
+    expect(await communityRankRow(db, community.id, pool[3]!)).toBeUndefined();
+    // What is left counts the kept game alone.
+    const { rows } = await db.query<{ user_id: number; score: number; games: number }>(
+      'SELECT user_id, score, games FROM community_standings WHERE community_id = $1 ORDER BY user_id',
+      [community.id],
+    );
+    const { rows: entries } = await db.query<{ user_id: number; score: number }>(
+      'SELECT user_id, score FROM participations WHERE game_id = $1 ORDER BY user_id',
+      [kept],
+    );
+    expect(rows).toEqual(entries.map((e) => ({ user_id: e.user_id, score: e.score, games: 1 })));
+    expect(entries.some((e) => e.score > 0)).toBe(true);
   });
 
   it('backfills the standings of games scored before them, on migration', async () => {

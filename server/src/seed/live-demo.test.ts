@@ -1,6 +1,7 @@
 import type { SeasonInput } from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scoreGame } from '../games/scoring';
 import { createSeries } from '../hosting/authoring';
 import { exportSeason } from '../hosting/season-export';
 import { importSeason } from '../hosting/season-import';
@@ -12,7 +13,14 @@ import { dbKinds } from '../test/test-db';
 import { until } from '../test/until';
 import { LIVE_SERIES } from './demo-content';
 import { seedDemoIfEmpty } from './demo-seed';
-import { ensureLiveGames, LIVE_DEMO_ACTOR, LiveDemo, liveSeason } from './live-demo';
+import {
+  BOT_GAME_KEPT_MS,
+  ensureLiveGames,
+  LIVE_DEMO_ACTOR,
+  LiveDemo,
+  liveSeason,
+  pruneLiveDemo,
+} from './live-demo';
 
 describe.each(dbKinds)('demo live bots on %s', (kind) => {
   let server: Awaited<ReturnType<typeof startLiveTestServer>>;
@@ -208,5 +216,94 @@ describe.each(dbKinds)('demo live games on %s', (kind) => {
     expect(keys).toHaveLength(3);
     expect(keys.slice(0, 2)).toEqual(live.games!.map((g) => g.key));
     expect(others(later)).toEqual(others(before));
+  });
+
+  it('are deleted a day after their end when only bots played them; bots’ expired sessions go', async () => {
+    const { db } = t.ctx;
+    const seriesOf = async (endpoint: string) =>
+      (
+        await db.query<{ id: number }>(
+          `SELECT s.id FROM series s JOIN communities c ON c.id = s.community_id WHERE c.endpoint = $1 AND s.endpoint = $2`,
+          [LIVE_SERIES.community, endpoint],
+        )
+      ).rows[0]!.id;
+    const seriesId = await seriesOf(LIVE_SERIES.endpoint);
+    const { rows: users } = await db.query<{ id: number; bot: boolean }>(
+      `SELECT id, password_hash = '!' AS bot FROM users WHERE is_demo ORDER BY password_hash = '!' DESC, id`,
+    );
+    const bot = users.find((u) => u.bot)!.id;
+    const person = users.find((u) => !u.bot)!.id;
+    const now = t.ctx.now().getTime();
+    // One live game per start time in a series: each ends a few seconds apart.
+    let made = 0;
+    const endedAgo = async (agoMs: number, players: number[], series = seriesId) => {
+      const ms = agoMs + 5_000 * made++;
+      const id = await createGame(db, series, {
+        schedule: {
+          open: new Date(now - ms - 3_600_000),
+          standby: new Date(now - ms - 60_000),
+          complete: new Date(now - ms),
+        },
+        synchronous: true,
+        questions: colourQuestions.map((q) => ({ ...q, secs_to_answer: 10 })),
+      });
+      for (const user of players)
+        await db.query('INSERT INTO participations (game_id, user_id) VALUES ($1, $2)', [id, user]);
+      // Scored, so the community's standings count it for its players.
+      expect(await scoreGame(db, id, new Date(now))).toBe(true);
+      return id;
+    };
+    const dayAndMore = BOT_GAME_KEPT_MS + 60_000;
+    const botsOnly = await endedAgo(dayAndMore, [bot]);
+    const nobody = await endedAgo(dayAndMore, []);
+    const withPerson = await endedAgo(dayAndMore, [bot, person]);
+    const recent = await endedAgo(BOT_GAME_KEPT_MS - 600_000, [bot]);
+    // Another series of the community is not the demo's to prune.
+    const otherSeries = (
+      await db.query<{ id: number }>('SELECT id FROM series WHERE id <> $1 LIMIT 1', [seriesId])
+    ).rows[0]!.id;
+    const elsewhere = await endedAgo(dayAndMore, [bot], otherSeries);
+    await db.query(
+      `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES
+         ('bot-old', $1, now() - interval '1 minute'), ('bot-live', $1, now() + interval '1 hour'),
+         ('person-old', $2, now() - interval '1 minute')`,
+      [bot, person],
+    );
+
+    /** The bot's standing in the demo's community, and how many scored entries it has there. */
+    const standing = () =>
+      db.query<{ games: number; counted: number }>(
+        `SELECT st.games,
+                (SELECT count(*)::int FROM participations p JOIN games g ON g.id = p.game_id
+                   JOIN series se ON se.id = g.series_id
+                  WHERE p.user_id = st.user_id AND se.community_id = st.community_id AND p.score IS NOT NULL) AS counted
+           FROM community_standings st JOIN series se ON se.community_id = st.community_id
+          WHERE st.user_id = $1 AND se.id = $2`,
+        [bot, seriesId],
+      );
+    const gamesBefore = (await standing()).rows.map((r) => r.games);
+    expect(gamesBefore).toHaveLength(1);
+
+    expect(await pruneLiveDemo(db, seriesId, t.ctx.now())).toBe(2);
+    // The bot's standing lost the one deleted game it played, and still matches its entries.
+    const after = (await standing()).rows;
+    expect(after.map((r) => r.games)).toEqual(gamesBefore.map((n) => n - 1));
+    for (const r of after) expect(r.games).toBe(r.counted);
+    const { rows: games } = await db.query<{ id: string }>(
+      'SELECT id::text FROM games WHERE id = ANY($1::uuid[])',
+      [[botsOnly, nobody, withPerson, recent, elsewhere]],
+    );
+    expect(games.map((g) => g.id).sort()).toEqual([withPerson, recent, elsewhere].sort());
+    const { rows: entries } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM participations WHERE game_id = ANY($1::uuid[])',
+      [[botsOnly, nobody]],
+    );
+    expect(entries[0]!.n).toBe(0);
+    const { rows: sessions } = await db.query<{ token_hash: string }>(
+      `SELECT token_hash FROM sessions WHERE token_hash IN ('bot-old', 'bot-live', 'person-old') ORDER BY 1`,
+    );
+    expect(sessions.map((r) => r.token_hash)).toEqual(['bot-live', 'person-old']);
+    // Nothing more to do the next time.
+    expect(await pruneLiveDemo(db, seriesId, t.ctx.now())).toBe(0);
   });
 });

@@ -9,10 +9,12 @@ import type {
 } from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
 import { io, type Socket } from 'socket.io-client';
+import { deleteEndedGames } from '../games/community-standings';
 import type { Actor } from '../hosting/audit-log';
 import { importSeason } from '../hosting/season-import';
+import { lockCommunityEndpoint } from '../hosting/season-queries';
 import type { AppContext } from '../platform/app-context';
-import type { Queryable } from '../platform/db/database';
+import type { Db, Queryable } from '../platform/db/database';
 import { DEFAULT_IMAGE } from '../platform/images';
 import { SESSION_COOKIE } from '../platform/sessions';
 import { LIVE_SERIES, questionSets } from './demo-content';
@@ -20,6 +22,11 @@ import { withLivePictures } from './live-pictures';
 
 const BOTS_PER_GAME = 12;
 const TICK_MS = 10_000;
+/** How long a live game only the bots played stays after its end (pruneLiveDemo). */
+export const BOT_GAME_KEPT_MS = 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+/** A demo player the live demo runs (SQL over users u): it has no password and cannot log in. */
+const IS_BOT = "u.is_demo AND u.password_hash = '!'";
 /** The bots' lease outlives two missed renewals; a dead holder's bots come back within about this long. */
 export const BOTS_LEASE_MS = 25_000;
 /** Who the audit log says created the live games. */
@@ -41,6 +48,7 @@ export class LiveDemo {
   /** The tick in progress: a slow one is never overlapped by the next (it would start bots twice). */
   private ticking: Promise<void> | undefined;
   private stopped = false;
+  private prunedAt = -Infinity;
   private bots = new Map<string, BotSocket[]>();
   private readonly id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
@@ -88,6 +96,11 @@ export class LiveDemo {
     // Bots go on with the games there are even when creating the next ones failed this time.
     await ensureLiveGames(this.ctx, seriesId).catch(() => undefined);
     await this.runBots(seriesId);
+    const now = this.ctx.now().getTime();
+    if (now - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = now;
+      await pruneLiveDemo(this.ctx.db, seriesId, this.ctx.now()).catch(() => undefined);
+    }
   }
 
   /** Claims (or renews) the bots of every game from its lobby's opening until its live part is over. */
@@ -134,7 +147,7 @@ export class LiveDemo {
   private async startBots(gameId: string, startAt: number): Promise<BotSocket[]> {
     const { rows } = await this.ctx.db.query<{ id: number }>(
       `SELECT u.id FROM users u JOIN memberships m ON m.user_id = u.id JOIN communities c ON c.id = m.community_id
-        WHERE u.is_demo AND u.password_hash = '!' AND c.endpoint = $1
+        WHERE ${IS_BOT} AND c.endpoint = $1
         ORDER BY EXISTS (SELECT 1 FROM participations p WHERE p.user_id = u.id AND p.game_id = $3) DESC, random()
         LIMIT $2`,
       [LIVE_SERIES.community, BOTS_PER_GAME, gameId],
@@ -201,6 +214,39 @@ export class LiveDemo {
       socket.emit('answer', answer, () => undefined);
     }, delay);
   }
+}
+
+/**
+ * Keeps the demo's own leftovers from growing without end (a game every five minutes is 288 a
+ * day, past a season document's 500 games per series in two days, and the console saves through
+ * that document): a live game that only the bots played is deleted a day after its end, its scores
+ * taken out of the community's standings (games deleteEndedGames), and the bots' sessions once
+ * they have expired. A game a person played stays: it is in their history. Under the community's
+ * import lock, as a host's delete is: a console save checked against the document before it waits.
+ * Not in the audit log, which would be all prunes. Returns how many games went.
+ */
+export async function pruneLiveDemo(db: Db, seriesId: number, now: Date): Promise<number> {
+  const gone = await db.transaction(async (tx) => {
+    await lockCommunityEndpoint(tx, LIVE_SERIES.community);
+    const { rows } = await tx.query<{ id: string; community_id: number }>(
+      `SELECT g.id::text AS id, s.community_id FROM games g JOIN series s ON s.id = g.series_id
+        WHERE g.series_id = $1 AND g.complete_at < $2
+          AND NOT EXISTS (SELECT 1 FROM participations p JOIN users u ON u.id = p.user_id
+                           WHERE p.game_id = g.id AND NOT (${IS_BOT}))`,
+      [seriesId, new Date(now.getTime() - BOT_GAME_KEPT_MS)],
+    );
+    if (rows.length === 0) return [];
+    return deleteEndedGames(
+      tx,
+      rows[0]!.community_id,
+      rows.map((r) => r.id),
+    );
+  });
+  await db.query(
+    `DELETE FROM sessions s USING users u WHERE u.id = s.user_id AND ${IS_BOT} AND s.expires_at < $1`,
+    [now],
+  );
+  return gone.length;
 }
 
 /**
