@@ -103,10 +103,22 @@ export type HostGame = z.infer<typeof hostGameSchema>;
 export const hostGamesSchema = z.object({ community: z.string(), games: z.array(hostGameSchema) });
 export type HostGames = z.infer<typeof hostGamesSchema>;
 
+/** One entity tag of If-Match, weak (`W/`, as a compressing proxy may mark it) or strong. */
+const ENTITY_TAG = '(?:W/)?"[A-Za-z0-9_-]{1,100}"';
+
 /**
  * A season document's version: the ETag of its export, which an import names in If-Match to save
  * only over that version (412 when the community changed since; `*`: any version). Decision 034.
+ * Parsed into `*` or the versions named (up to 20; a list matches when one of them is current).
+ * A weak tag counts as its strong one: the tag hashes the document's content, whatever encoding a
+ * proxy gave the export, so a save through a proxy that weakened it still goes through.
  */
 export const seasonVersionSchema = z
   .string()
-  .regex(/^(\*|"[A-Za-z0-9_-]{1,100}")$/, 'If-Match must be the ETag of the community’s export, or *');
+  .regex(
+    new RegExp(`^(\\*|${ENTITY_TAG}(\\s*,\\s*${ENTITY_TAG}){0,19})$`),
+    'If-Match must be the ETag of the community’s export, or *',
+  )
+  .transform((header): '*' | string[] =>
+    header === '*' ? '*' : header.split(',').map((tag) => tag.trim().replace(/^W\//, '')),
+  );

@@ -36,7 +36,7 @@ function refuseWithProblems(reply: FastifyReply, problems: SeasonProblem[]): Sea
 }
 
 /** The version an import saves over (If-Match), checked by the contract's schema; absent: any. */
-function ifMatchOf(header: string | undefined): string | undefined {
+function ifMatchOf(header: string | undefined): '*' | string[] | undefined {
   if (header === undefined) return undefined;
   const parsed = seasonVersionSchema.safeParse(header.trim());
   if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);

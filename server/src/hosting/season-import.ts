@@ -48,7 +48,7 @@ export interface ImportOptions {
    * The version of the document the edits started from (its export's ETag, or `*` for any
    * version): refused with a 412 when the community changed since, or does not exist.
    */
-  ifMatch?: string;
+  ifMatch?: '*' | readonly string[];
   /** If-None-Match: *: only create the community; refused with a 412 when it exists already. */
   createOnly?: boolean;
   /** Told, once the import is committed, of each stored game whose schedule it moved. */
@@ -98,8 +98,8 @@ export const CHANGED_SINCE =
 const existsAlready = (endpoint: string) =>
   `A community with the endpoint ${endpoint} exists already: nothing was saved. Choose another endpoint.`;
 
-const matches = (ifMatch: string, state: CommunityState | undefined) =>
-  state !== undefined && (ifMatch === '*' || ifMatch === seasonVersion(seasonOf(state)));
+const matches = (ifMatch: '*' | readonly string[], state: CommunityState | undefined) =>
+  state !== undefined && (ifMatch === '*' || ifMatch.includes(seasonVersion(seasonOf(state))));
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 

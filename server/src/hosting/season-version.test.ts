@@ -129,9 +129,38 @@ describe.each(dbKinds)('season versions: an import saves over the version it nam
     expect(odd.body).toMatch(/^If-None-Match takes only \*/);
   });
 
+  it('takes a weak tag as its strong one, and a list when one of its versions is current', async () => {
+    const doc = await created();
+    const endpoint = doc.community.endpoint;
+    const save = async (ifMatch: string, description: string) =>
+      postSeason(admin, { ...doc, community: { ...doc.community, description } }, { ifMatch });
+    // A proxy that compressed the export may have weakened its ETag (W/"…"): still this version.
+    const weak = await save(`W/${(await exported(endpoint)).version}`, 'Through a proxy');
+    expect(weak.statusCode, weak.body).toBe(200);
+    const stale = '"an-older-version"';
+    const listed = await save(`${stale}, W/${(await exported(endpoint)).version}`, 'One of a list');
+    expect(listed.statusCode, listed.body).toBe(200);
+    const before = await exported(endpoint);
+    const none = await save(`${stale}, W/"another-one"`, 'Over neither');
+    expect(none.statusCode).toBe(412);
+    expect(none.body).toBe(CHANGED_SINCE);
+    expect((await exported(endpoint)).doc).toBe(before.doc);
+  });
+
   it('answers a malformed If-Match with 400 and a sentence, before reading the document', async () => {
     const doc = await created();
-    for (const ifMatch of ['abc', 'W/"abc"', '"a b"', '""', '"abc", "def"', `"${'a'.repeat(101)}"`]) {
+    const many = Array.from({ length: 21 }, (_, k) => `"v${k}"`).join(', ');
+    for (const ifMatch of [
+      'abc',
+      'W/abc',
+      'w/"abc"',
+      '"a b"',
+      '""',
+      '"abc",',
+      '"abc" "def"',
+      many,
+      `"${'a'.repeat(101)}"`,
+    ]) {
       const res = await postSeason(admin, doc, { ifMatch });
       expect(res.statusCode, ifMatch).toBe(400);
       expect(res.body).toBe('If-Match must be the ETag of the community’s export, or *');
