@@ -2,10 +2,16 @@ import type { SeasonImportResult, SeasonInput } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config';
 import { pngBytes } from '../test/factories';
-import { adminName, postSeason, seasonDoc, signUp } from '../test/hosting-factories';
+import {
+  adminName,
+  holdImportLock,
+  postSeason,
+  seasonDoc,
+  signUp,
+  stillPendingAfter,
+} from '../test/hosting-factories';
 import { multipart, startTestApp, type TestApp, type TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
-import { lockCommunityEndpoint } from './season-queries';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -177,29 +183,10 @@ describe.each(dbKinds)('host console calls (%s)', (kind) => {
     const doc = seasonDoc(new Date(t.clock.now.getTime() + 10 * DAY));
     const res = await postSeason(admin, doc);
     const game = res.json<SeasonImportResult>().games[0]!.uuid!;
-    // An import holds the community's lock (it has checked its version and is writing).
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked = () => {};
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const importing = t.ctx.db.transaction(async (tx) => {
-      await lockCommunityEndpoint(tx, doc.community.endpoint);
-      locked();
-      await held;
-    });
-    await lockTaken;
-    let settled = false;
-    const deleting = admin.delete(`/api/host/game/${game}`).finally(() => {
-      settled = true;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(settled).toBe(false);
-    release();
-    await importing;
+    const importing = await holdImportLock(t.ctx.db, doc.community.endpoint);
+    const deleting = admin.delete(`/api/host/game/${game}`);
+    expect(await stillPendingAfter(deleting, 300)).toBe(true);
+    await importing.release();
     expect((await deleting).statusCode).toBe(200);
   });
 

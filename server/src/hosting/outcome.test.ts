@@ -1,7 +1,7 @@
 import type { GameState, SeasonImportResult, SeasonInput } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameClock } from '../games/game-clock';
-import { adminName, postSeason, signUp } from '../test/hosting-factories';
+import { adminName, holdImportLock, postSeason, signUp, stillPendingAfter } from '../test/hosting-factories';
 import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
 import { type DbKind, dbKinds } from '../test/test-db';
 
@@ -198,6 +198,23 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
  * Restoring a voided pending question of a scored game that never got its outcome: re-scoring
  * could only guess its truth, so the host is told to enter it first (hosting spec §3).
  */
+describe.each(dbKinds)('an outcome entered while an import is in flight (%s)', (kind) => {
+  const { g, outcome, audit } = playedGame(kind);
+
+  // On PGlite every transaction waits for the one before (one connection); PostgreSQL shows the lock.
+  it('waits for the import to commit, then is entered', async () => {
+    g.t.clock.now = new Date(g.start + 90 * 60_000);
+    const importing = await holdImportLock(g.t.ctx.db, g.doc.community.endpoint);
+    const entering = outcome(g.host, { outcome: 60 });
+    expect(await stillPendingAfter(entering, 300)).toBe(true);
+    await importing.release();
+    expect((await entering).statusCode).toBe(200);
+    expect(await audit()).toEqual([
+      ['outcome.entered', { outcome: null, voided: false }, { outcome: 60, voided: false }],
+    ]);
+  });
+});
+
 describe.each(dbKinds)('restoring a voided pending question (%s)', (kind) => {
   const { g, outcome, board, tick, game, audit } = playedGame(kind);
   const VOIDED = [

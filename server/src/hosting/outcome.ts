@@ -2,6 +2,7 @@ import type { HostOutcome } from '@hunch/contract';
 import type { Db, Queryable } from '../platform/db/database';
 import { HttpError } from '../platform/http/http-error';
 import { type Actor, recordAudit } from './audit-log';
+import { lockCommunityEndpoint } from './season-queries';
 
 /** What re-scores a scored game inside a transaction: composed in app.ts (scoring, statistics). */
 export type Rescore = (tx: Queryable, gameId: string) => Promise<void>;
@@ -93,6 +94,9 @@ export async function applyOutcome(
   rescore: Rescore,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
+    // The outcome is part of the community's season document: an import that has checked its
+    // version (decision 034) finishes first, so it cannot write back the outcome this replaces.
+    await lockCommunityEndpoint(tx, target.community);
     const game = await tx.query<{ scored: boolean }>(
       'SELECT (scored_at IS NOT NULL) AS scored FROM games WHERE id = $1 FOR UPDATE',
       [uuid],

@@ -2,6 +2,8 @@ import type { SeasonInput } from '@hunch/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { stringify } from 'yaml';
 import yazl from 'yazl';
+import { lockCommunityEndpoint } from '../hosting/season-queries';
+import type { Db } from '../platform/db/database';
 import { registerPlayer } from './factories';
 import { startTestApp, type TestApp, type TestClient } from './test-app';
 import type { DbKind } from './test-db';
@@ -147,4 +149,42 @@ export async function contentCounts(db: {
             (SELECT count(*)::int FROM audit_log) AS audit`,
   );
   return rows[0]!;
+}
+
+/**
+ * Holds a community's import lock in a transaction of its own, as an import in flight does (it has
+ * checked its version and is writing), until `release`; resolves once the lock is taken.
+ */
+export async function holdImportLock(db: Db, endpoint: string): Promise<{ release(): Promise<void> }> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let locked = () => {};
+  const lockTaken = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const importing = db.transaction(async (tx) => {
+    await lockCommunityEndpoint(tx, endpoint);
+    locked();
+    await held;
+  });
+  await lockTaken;
+  return {
+    release: () => {
+      release();
+      return importing;
+    },
+  };
+}
+
+/** Whether `promise` is still pending after `ms` (something it needs is held elsewhere). */
+export async function stillPendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let settled = false;
+  const settle = () => {
+    settled = true;
+  };
+  promise.then(settle, settle);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return !settled;
 }
