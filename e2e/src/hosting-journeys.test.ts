@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import yazl from 'yazl';
 import {
+  apiWrite,
   CHECK_WAIT,
   checkScreen,
   expectCleanSession,
@@ -63,23 +64,6 @@ async function joinCommunity(page: Page, endpoint: string, name: string): Promis
   await page.goto(`/communities/${endpoint}`);
   await page.getByRole('button', { name: `Join ${name}`, exact: true }).click();
   await page.getByText('Joined', { exact: true }).waitFor();
-}
-
-/** A write through the API with the page's session and a CSRF token, as the web app sends it. */
-async function apiWrite(
-  page: Page,
-  method: 'PUT' | 'POST',
-  url: string,
-  body?: unknown,
-): Promise<{ status: number; text: string }> {
-  const csrf = await page.request.get('/api/csrf');
-  const { token } = (await csrf.json()) as { token: string };
-  const res = await page.request.fetch(url, {
-    method,
-    headers: { 'x-csrf-token': token, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { data: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status(), text: await res.text() };
 }
 
 /** The local wall-clock time of an instant in the page's zone, as a datetime-local input takes it. */

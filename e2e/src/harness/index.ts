@@ -1,4 +1,5 @@
 export { joinHunchHq, logIn, type NewUser, register } from './accounts';
+export { apiWrite } from './api';
 export { saveScreenshot, saveScreenshots, settle, withFailureCapture } from './artifacts';
 export { type AxeViolation, checkScreen, seriousViolations } from './axe';
 export {
