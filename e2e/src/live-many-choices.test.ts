@@ -63,7 +63,8 @@ describe('a live question with twelve choices on a small phone', () => {
     const doc = (await exported.json()) as SeasonInput;
     const start = Date.now() + LOBBY_MS;
     const iso = (ms: number) => new Date(ms).toISOString();
-    (doc.series ??= []).push({
+    doc.series = doc.series ?? [];
+    doc.series.push({
       endpoint: `many-${stamp}`,
       name: 'Many Choices',
       games: [
