@@ -69,7 +69,10 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
       const name = game.subcommunities[subcommunity] ?? subcommunity;
       if (!window.confirm(`Represent ${name} in ${game.name}?`)) return;
     }
-    navigate({ search: location.search, hash: 'lobby' });
+    // In place of the page's entry, not a new one: once in, the page itself puts the player back at
+    // #lobby (game-page.tsx), so a pushed entry made Back land on the page and return straight into
+    // the lobby; a single Back now leaves the game, as from any page.
+    navigate({ search: location.search, hash: 'lobby' }, { replace: true });
   };
 
   // The call-to-action stays disabled while a live game runs (spec §4), but a member who has not

@@ -98,6 +98,31 @@ describe('live state: reconnecting between questions', () => {
     });
     expect(s.stage).toEqual({ kind: 'between', last: question(0) });
   });
+
+  it('stays in the game under way when it comes back in the next question, until the question comes', () => {
+    let s = liveReducer(initialLiveState, { type: 'connected' });
+    s = liveReducer(s, { type: 'question', event: question(0), now: 0 });
+    s = liveReducer(s, { type: 'time-up', i: 0 });
+    s = liveReducer(s, { type: 'connection-lost', retrying: true, problem: null });
+    s = liveReducer(s, { type: 'connected' });
+    const resume = { phase: 'question' as const, in_lobby: true, answers: [], players: 3, time_left: 8_000 };
+    s = liveReducer(s, {
+      type: 'resume',
+      now: 1,
+      event: { ...resume, last_question: null, last_result: null },
+    });
+    // Not 'waiting': the panel stays running (on a phone, the tab bar stays hidden).
+    expect(s.stage).toEqual({ kind: 'between', last: question(0) });
+    s = liveReducer(s, { type: 'question', event: question(1), now: 2 });
+    expect(s.stage).toMatchObject({ kind: 'question', question: question(1) });
+    // A page that was not in the game yet waits for the question.
+    const fresh = liveReducer(liveReducer(initialLiveState, { type: 'connected' }), {
+      type: 'resume',
+      now: 1,
+      event: { ...resume, last_question: null, last_result: null },
+    });
+    expect(fresh.stage).toEqual({ kind: 'waiting' });
+  });
 });
 
 const result = (i: number, score: number): QuestionResultEvent => ({

@@ -88,8 +88,14 @@ function stageOfResume(state: LiveState, event: LiveResumeEvent, now: number): L
       // The server's time left, so a client's clock being off does not shift the countdown.
       return { kind: 'countdown', endsAt: now + Math.min(event.time_left, LIVE_COUNTDOWN_MS) };
     case 'question':
-      // The question itself follows at once; keep showing the one in progress if it is that one.
-      return state.stage.kind === 'question' ? state.stage : { kind: 'waiting' };
+      // The question itself follows at once (a separate message). Until it comes, a game already
+      // under way here keeps its screen (the question shown, the gap, the countdown): 'waiting' in
+      // between took the panel out of its running state, and on a phone the tab bar flashed back.
+      return state.stage.kind === 'question' ||
+        state.stage.kind === 'between' ||
+        state.stage.kind === 'countdown'
+        ? state.stage
+        : { kind: 'waiting' };
     case 'between':
       return state.stage.kind === 'between' && state.stage.last
         ? state.stage
