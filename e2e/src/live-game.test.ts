@@ -1,7 +1,6 @@
 import type { WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
-  checkScreen,
   joinHunchHq,
   journey,
   logIn,
@@ -9,7 +8,6 @@ import {
   PHONE,
   register,
   type Session,
-  saveScreenshot,
   settle,
   useServerAndBrowser,
   WAIT,
@@ -25,6 +23,7 @@ import {
   QUESTIONS,
   questionLabel,
   type SeenResult,
+  screenshotLog,
   secondsLeft,
   seeResult,
   toNumber,
@@ -70,6 +69,7 @@ describe('live game: two players', () => {
   let elsewhereHold: Awaited<ReturnType<typeof holdable>>;
   /** What each player saw of each question's result, by player name. */
   const results: Record<string, SeenResult[]> = { a: [], b: [] };
+  const shots = screenshotLog();
   beforeAll(async () => {
     const { server, browser } = setup();
     for (const name of ['a', 'b']) {
@@ -98,12 +98,15 @@ describe('live game: two players', () => {
     'a-elsewhere': aElsewhere.page,
   }));
   const both = <T>(body: (p: Player) => Promise<T>) => Promise.all(players.map(body));
-  /** checkScreen on A's second device, its live game held still meanwhile. */
+  /**
+   * checkScreen on A's second device, its live game held still meanwhile. Its screenshots (at
+   * every size) are named live-elsewhere-*: A's phone and B's desktop save live-{screen}-{size}.
+   */
   const checkElsewhere = async (name: string, first?: () => Promise<void>) => {
     elsewhereHold.hold();
     try {
       await first?.();
-      await checkScreen(aElsewhere.page, name);
+      await shots.check(aElsewhere.page, `live-elsewhere-${name}`);
     } finally {
       elsewhereHold.release();
     }
@@ -152,10 +155,10 @@ describe('live game: two players', () => {
     await panelOf(page).getByRole('heading', { level: 2 }).first().waitFor();
     expect(await panelOf(page).getByText(questionLabel(0)).count()).toBe(0);
     await settle(a.session.page);
-    await saveScreenshot(a.session.page, 'live-lobby-390x844', false);
-    await saveScreenshot(b.session.page, 'live-lobby-1280x800', false);
+    await shots.shot(a.session.page, 'live-lobby-390x844');
+    await shots.shot(b.session.page, 'live-lobby-1280x800');
     // a11y: axe and no sideways overflow at 320, 390 and 1280 wide.
-    await checkElsewhere('live-lobby');
+    await checkElsewhere('lobby');
   });
 
   screen('live: countdown, the game starts in both', async () => {
@@ -164,7 +167,7 @@ describe('live game: two players', () => {
       await panelOf(page).getByText('Game started!').waitFor({ timeout: wait });
       await panelOf(page).locator('.live-count-number').waitFor();
     });
-    await saveScreenshot(a.session.page, 'live-countdown-390x844', false);
+    await shots.shot(a.session.page, 'live-countdown-390x844');
   });
 
   /** C, never in the lobby, joins question 2 in progress from the game page. */
@@ -180,7 +183,7 @@ describe('live game: two players', () => {
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThanOrEqual(QUESTION_S);
     await answer(page, 2, 'click');
-    await saveScreenshot(page, 'live-late-join-1280x800', false);
+    await shots.shot(page, 'live-late-join-1280x800');
   };
 
   /** One player's part in question i: answer, see it locked, and what this question adds. */
@@ -199,15 +202,15 @@ describe('live game: two players', () => {
       await expect
         .poll(() => panel.locator('[aria-live="polite"][aria-atomic="true"]').textContent(), WAIT)
         .toBe(`${questionLabel(0)}. ${QUESTION_S} seconds to answer.`);
-      if (player === a) await saveScreenshot(page, 'live-question-390x844', false);
-      else await saveScreenshot(page, 'live-question-1280x800', false);
+      if (player === a) await shots.shot(page, 'live-question-390x844');
+      else await shots.shot(page, 'live-question-1280x800');
       // On A's phone the tab bar steps aside for the game, a Leave link in its place; B's desktop
       // keeps its top bar. Every choice (five here) can be scrolled to and tapped, none under a bar.
       expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(player === b);
       expect(await panel.getByRole('link', { name: /^Leave/ }).isVisible()).toBe(player === a);
       if (player === a) expect(await choicesOutOfReach(page)).toEqual([]);
     }
-    if (i === 2 && player === a) await saveScreenshot(page, 'live-slider-390x844', false);
+    if (i === 2 && player === a) await shots.shot(page, 'live-slider-390x844');
     if (i === QUESTIONS - 1 && player === a) {
       // Back through a plain link to the game (another tab, another device): a player
       // already in the game lands straight in the question in progress.
@@ -235,7 +238,7 @@ describe('live game: two players', () => {
       expect(await lockedInOtherTab).toBe(picked);
       await otherTab.close();
     }
-    if (i === 2 && player === a) await saveScreenshot(page, 'live-locked-slider-390x844', false);
+    if (i === 2 && player === a) await shots.shot(page, 'live-locked-slider-390x844');
 
     if (i === 1 && player === b) {
       // Reload mid-question: the same question comes back with its time left and the
@@ -250,7 +253,7 @@ describe('live game: two players', () => {
       const mine = panel.locator('.live-choice[aria-pressed="true"] .live-choice-text');
       expect(((await mine.textContent()) ?? '').trim()).toBe(picked);
       expect(b.liveSockets.length).toBe(before + 1);
-      await saveScreenshot(page, 'live-resumed-1280x800', false);
+      await shots.shot(page, 'live-resumed-1280x800');
     }
   };
 
@@ -269,19 +272,19 @@ describe('live game: two players', () => {
       // a11y: the keyboard's focus went from the closed question to the screen that replaced it.
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Time’s up!');
     }
-    if (i === 0) await saveScreenshot(page, `live-result-${player === a ? '390x844' : '1280x800'}`, false);
+    if (i === 0) await shots.shot(page, `live-result-${player === a ? '390x844' : '1280x800'}`);
     results[player.name]!.push(seen);
   };
 
   /** A's second device, which never answers: its question screen, then a result, checked held still. */
   const checkQuestionElsewhere = async () => {
     await waitForQuestion(aElsewhere.page, 0);
-    await checkElsewhere('live-question');
+    await checkElsewhere('question');
   };
   const checkResultElsewhere = async () => {
     await seeResult(aElsewhere.page, 1);
     // A's answer from the phone shows here too: the result carries the answer scored.
-    await checkElsewhere('live-result', () =>
+    await checkElsewhere('result', () =>
       panelOf(aElsewhere.page)
         .getByText(/^Your answer:/)
         .waitFor(WAIT),
@@ -349,10 +352,10 @@ describe('live game: two players', () => {
     await panel.getByText(`You answered ${QUESTIONS} of ${QUESTIONS} questions.`).waitFor(WAIT);
     // The same final standing as on A's phone, and the screen passes axe at every size.
     await panel.locator('.live-standing.is-final').getByText('Final score').waitFor(WAIT);
-    await checkScreen(aElsewhere.page, 'live-complete');
+    await shots.check(aElsewhere.page, 'live-elsewhere-complete');
     await settle(a.session.page);
-    await saveScreenshot(a.session.page, 'live-complete-390x844', false);
-    await saveScreenshot(b.session.page, 'live-complete-1280x800', false);
+    await shots.shot(a.session.page, 'live-complete-390x844');
+    await shots.shot(b.session.page, 'live-complete-1280x800');
   });
 
   screen(
@@ -373,6 +376,10 @@ describe('live game: two players', () => {
       });
     },
   );
+
+  screen('screenshots: each device’s have names of their own, none overwritten', async () => {
+    expect(shots.overwritten()).toEqual([]);
+  });
 
   screen(
     'the whole game: no page error or 5xx answer in any browser',
