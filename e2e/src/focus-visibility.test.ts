@@ -61,6 +61,13 @@ function focusStep(): Step {
   }
   const r = el.getBoundingClientRect();
   if (r.width === 0 && r.height === 0) return { what, problem: '', done };
+  // A ring to see (WCAG 2.4.7): the app's one ring (--focus, its outer 5 px in the brand colour), or
+  // an outline. A card's own resting shadow once replaced it.
+  const own = getComputedStyle(el);
+  const ring =
+    own.boxShadow.includes('0px 0px 0px 5px') ||
+    (own.outlineStyle !== 'none' && Number.parseFloat(own.outlineWidth) > 0);
+  if (!ring) return { what, problem: `shows no focus ring (box-shadow: ${own.boxShadow})`, done };
   let top = 0;
   let left = 0;
   let bottom = window.innerHeight;
@@ -162,8 +169,11 @@ async function walk(
     const before = await scrolled(page);
     deepest = Math.max(deepest, before);
     await page.keyboard.press(key);
-    // The scroll that brings focus into view is done by the next frame.
+    // The scroll that brings focus into view is done by the next frame; the ring's transition after.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.evaluate(() =>
+      Promise.all(document.activeElement?.getAnimations().map((a) => a.finished) ?? []),
+    );
     const step = await page.evaluate(focusStep);
     if (step.problem) {
       if (problems.length === 0) await saveScreenshot(page, `${name}-hidden`, false);
