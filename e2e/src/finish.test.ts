@@ -1,17 +1,16 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import {
   checkScreen,
   DESKTOP,
+  type Dialogs,
   expectCleanSession,
-  handleDialogs,
   journey,
-  newSession,
   type PageProblems,
   PHONE,
   register,
   SMALL_PHONE,
-  useServerAndBrowser,
+  useJourneySession,
   WAIT,
 } from './harness';
 
@@ -77,21 +76,18 @@ async function logInSpellings(page: Page): Promise<string[]> {
 
 describe('finish: frame, dead ends, first minutes, words and accessibility (issue 27)', () => {
   // The demo's live games come quicker (as in live-game.test.ts), for the LIVE badge's check.
-  const setup = useServerAndBrowser({
-    seed: true,
-    env: { LIVE_DEMO_EVERY_S: '60', LIVE_DEMO_LOBBY_S: '40', LIVE_DEMO_QUESTION_S: '5' },
-  });
   const username = `fn_${Date.now().toString(36)}`;
   let context: BrowserContext | undefined;
   let page: Page;
   let problems: PageProblems;
-  let dialogs: ReturnType<typeof handleDialogs>;
-  beforeAll(async () => {
-    const { server, browser } = setup();
-    ({ context, page, problems } = await newSession(browser, server.baseUrl));
-    dialogs = handleDialogs(page);
-  });
-  afterAll(() => context?.close());
+  let dialogs: Dialogs;
+  useJourneySession(
+    {
+      seed: true,
+      env: { LIVE_DEMO_EVERY_S: '60', LIVE_DEMO_LOBBY_S: '40', LIVE_DEMO_QUESTION_S: '5' },
+    },
+    (s) => ({ context, page, problems, dialogs } = s),
+  );
 
   const screen = journey('finish', () => ({ user: page }));
   const mainNav = () => page.getByRole('navigation', { name: 'Main' });

@@ -1,17 +1,16 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
 import {
   DESKTOP,
+  type Dialogs,
   expectCleanSession,
-  handleDialogs,
   journey,
   logIn,
-  newSession,
   type PageProblems,
   PHONE,
   saveScreenshot,
   settle,
-  useServerAndBrowser,
+  useJourneySession,
   WAIT,
 } from './harness';
 
@@ -197,17 +196,10 @@ async function walk(
 }
 
 describe('focus visibility: a keyboard player sees what has focus on long pages', () => {
-  const setup = useServerAndBrowser({ seed: true });
-  let context: BrowserContext | undefined;
   let page: Page;
   let problems: PageProblems;
-  let dialogs: ReturnType<typeof handleDialogs>;
-  beforeAll(async () => {
-    const { server, browser } = setup();
-    ({ context, page, problems } = await newSession(browser, server.baseUrl));
-    dialogs = handleDialogs(page);
-  });
-  afterAll(() => context?.close());
+  let dialogs: Dialogs;
+  useJourneySession({ seed: true }, (s) => ({ page, problems, dialogs } = s));
 
   const screen = journey('focus-visibility', () => ({ user: page }));
 

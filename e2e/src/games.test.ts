@@ -1,14 +1,13 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
 import {
   checkScreen,
+  type Dialogs,
   expectCleanSession,
-  handleDialogs,
   journey,
-  newSession,
   type PageProblems,
   register,
-  useServerAndBrowser,
+  useJourneySession,
   WAIT,
 } from './harness';
 
@@ -37,18 +36,11 @@ async function checkedChoice(page: Page): Promise<string | null> {
 const questionNumber = (page: Page) => new URL(page.url()).searchParams.get('q');
 
 describe('games: a new user enters a clash for a team and answers', () => {
-  const setup = useServerAndBrowser({ seed: true });
   const username = `gm_${Date.now().toString(36)}`;
-  let context: BrowserContext | undefined;
   let page: Page;
   let problems: PageProblems;
-  let dialogs: ReturnType<typeof handleDialogs>;
-  beforeAll(async () => {
-    const { server, browser } = setup();
-    ({ context, page, problems } = await newSession(browser, server.baseUrl));
-    dialogs = handleDialogs(page);
-  });
-  afterAll(() => context?.close());
+  let dialogs: Dialogs;
+  useJourneySession({ seed: true }, (s) => ({ page, problems, dialogs } = s));
 
   const screen = journey('games', () => ({ user: page }));
   const footer = () => page.getByRole('navigation', { name: 'Main' });

@@ -1,15 +1,15 @@
-import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
 import {
   checkScreen,
+  type Dialogs,
   expectCleanSession,
   fieldMessage,
-  handleDialogs,
   journey,
   logIn,
   newSession,
   type PageProblems,
-  useServerAndBrowser,
+  useJourneySession,
   WAIT,
 } from './harness';
 
@@ -26,17 +26,10 @@ const PLAYER = { username: 'demo_player', password: 'hunch123' };
 const COMMUNITY = 'Hunch HQ';
 
 describe('host console: the demo host edits a game', () => {
-  const setup = useServerAndBrowser({ seed: true });
-  let context: BrowserContext | undefined;
   let page: Page;
   let problems: PageProblems;
-  let dialogs: ReturnType<typeof handleDialogs>;
-  beforeAll(async () => {
-    const { server, browser } = setup();
-    ({ context, page, problems } = await newSession(browser, server.baseUrl));
-    dialogs = handleDialogs(page);
-  });
-  afterAll(() => context?.close());
+  let dialogs: Dialogs;
+  const setup = useJourneySession({ seed: true }, (s) => ({ page, problems, dialogs } = s));
 
   const screen = journey('host-console', () => ({ host: page }));
   const footer = () => page.getByRole('navigation', { name: 'Main' });

@@ -1,15 +1,14 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
 import {
   checkScreen,
+  type Dialogs,
   expectCleanSession,
-  handleDialogs,
   journey,
   logIn,
-  newSession,
   type PageProblems,
   SMALL_PHONE,
-  useServerAndBrowser,
+  useJourneySession,
   WAIT,
 } from './harness';
 
@@ -26,17 +25,10 @@ import {
 const toNumber = (text: string) => Number(text.match(/-?[\d,]*\.?\d+/)?.[0]?.replace(/,/g, '') ?? Number.NaN);
 
 describe('profile: a player with completed games reads their profile, and finds communities by name', () => {
-  const setup = useServerAndBrowser({ seed: true });
-  let context: BrowserContext | undefined;
   let page: Page;
   let problems: PageProblems;
-  let dialogs: ReturnType<typeof handleDialogs>;
-  beforeAll(async () => {
-    const { server, browser } = setup();
-    ({ context, page, problems } = await newSession(browser, server.baseUrl));
-    dialogs = handleDialogs(page);
-  });
-  afterAll(() => context?.close());
+  let dialogs: Dialogs;
+  useJourneySession({ seed: true }, (s) => ({ page, problems, dialogs } = s));
 
   const screen = journey('profile', () => ({ user: page }));
   const history = () => page.getByRole('region', { name: 'Game history' });

@@ -18,4 +18,11 @@ export { journey, type Screen, type ScreenOptions } from './journey';
 export { artifactsDir, assertWebBuilt, repoRoot, webDist } from './paths';
 export { type Rgb, solidPng } from './png';
 export { type RunningServer, type StartServerOptions, startServer } from './server';
-export { CHECK_WAIT, expectCleanSession, useServerAndBrowser, WAIT } from './suite';
+export {
+  CHECK_WAIT,
+  type Dialogs,
+  expectCleanSession,
+  useJourneySession,
+  useServerAndBrowser,
+  WAIT,
+} from './suite';

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { launchBrowser, type PageProblems } from './browser';
-import type { SeenDialog } from './dialogs';
+import { launchBrowser, newSession, type PageProblems, type Session } from './browser';
+import { handleDialogs, type SeenDialog } from './dialogs';
 import { type RunningServer, type StartServerOptions, startServer } from './server';
 
 /** Locator and poll waits: generous, as the suite shares two cores with the server and Chromium. */
@@ -30,6 +30,29 @@ export function useServerAndBrowser(
     if (!server || !browser) throw new Error('setup failed: no server or browser');
     return { server, browser };
   };
+}
+
+/** The dialogs a page answers as told, and those nobody expected (handleDialogs). */
+export type Dialogs = ReturnType<typeof handleDialogs>;
+
+/**
+ * A journey's one browser session on a server of its own: opened (its dialogs watched) before the
+ * describe block's tests and closed after them. `take` receives it, for the block's own names.
+ * Returns useServerAndBrowser's getter, for a second session.
+ */
+export function useJourneySession(
+  options: StartServerOptions,
+  take: (session: Session & { dialogs: Dialogs }) => void,
+): () => { server: RunningServer; browser: Browser } {
+  const setup = useServerAndBrowser(options);
+  let session: Session | undefined;
+  beforeAll(async () => {
+    const { server, browser } = setup();
+    session = await newSession(browser, server.baseUrl);
+    take({ ...session, dialogs: handleDialogs(session.page) });
+  });
+  afterAll(() => session?.context.close());
+  return setup;
 }
 
 /** The end of every journey: no dialog nobody expected, no uncaught page error, no 5xx answer. */
