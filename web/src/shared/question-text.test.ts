@@ -7,6 +7,7 @@ describe('question texts', () => {
     expect(numberText(1250, 'km')).toBe('1,250 km');
     expect(numberText(2.5, '')).toBe('2.5');
     expect(numberText(-3, null)).toBe('-3');
+    expect(numberText(0.1 + 0.2, 'cups')).toBe('0.3 cups');
   });
 
   it('starts a slider at the middle step of its range', () => {

@@ -1,6 +1,7 @@
 import type { QuestionItem, QuestionStats } from '@hunch/contract';
 import { Bar, BarChart, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
-import { formatNumber, formatPercent } from './number-format';
+import { numberText } from '../../shared/question-text';
+import { formatPercent } from './number-format';
 
 // Colours chosen for at least 4.5:1 on the card's white (axe colour-contrast).
 const BAR = '#7f73e6';
@@ -8,7 +9,7 @@ const TRUTH = '#a3154b';
 const YOURS = '#4536b8';
 const AXIS = { fontSize: 12, fill: '#585c70' };
 
-const label = (n: number) => formatNumber(n);
+const label = (n: number) => numberText(n, null);
 
 /**
  * The 10-bucket histogram of numeric answers, the truth and the viewer's own answer drawn as

@@ -1,9 +1,10 @@
 // One number format for every figure of the results screens (Intl, en-US like the rest of the
 // app): counts and points with grouped digits, shares as percentages with at most one decimal.
+// A number with the slider's unit is written by shared numberText, as the question flow and the
+// live game write it.
 
 const counts = new Intl.NumberFormat('en-US');
 const percents = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 });
-const numbers = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const upToOneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
@@ -12,11 +13,6 @@ export const formatCount = (n: number): string => counts.format(n);
 
 /** A share given in percent (the statistics' `per`): 45.25 -> '45.3%'. */
 export const formatPercent = (per: number): string => percents.format(per / 100);
-
-/** A number answer or truth with the slider's unit: 1250 'km' -> '1,250 km'. */
-export function formatNumber(n: number, unit?: string | null): string {
-  return `${numbers.format(n)}${unit ? ` ${unit}` : ''}`;
-}
 
 /** '1 point', '81 points'. */
 export const formatPoints = (n: number): string => `${counts.format(n)} ${n === 1 ? 'point' : 'points'}`;

@@ -1,5 +1,5 @@
 import type { MyAnswer, QuestionItem, QuestionStats } from '@hunch/contract';
-import { formatNumber } from './number-format';
+import { numberText } from '../../shared/question-text';
 
 /**
  * Right or wrong, judged by the player's own answer against the question's truth (DESIGN §2): a
@@ -23,7 +23,7 @@ export function verdictOf(
     if (x === null || stats.correct_numbers.length === 0) return null;
     if (stats.correct_numbers.includes(x)) return { kind: 'right', text: '✓ Right' };
     const off = Math.min(...stats.correct_numbers.map((t) => Math.abs(t - x)));
-    return { kind: 'wrong', text: `✗ Off by ${formatNumber(off, question.question.slider?.unit)}` };
+    return { kind: 'wrong', text: `✗ Off by ${numberText(off, question.question.slider?.unit)}` };
   }
   if (mine.choice === null || stats.correct_choices.length === 0) return null;
   const hit = stats.correct_choices.includes(mine.choice);
@@ -37,7 +37,7 @@ export function answerText(question: QuestionItem, mine: MyAnswer | undefined): 
   if (question.type === 'predict') {
     return mine.number_answer === null
       ? null
-      : formatNumber(mine.number_answer, question.question.slider?.unit);
+      : numberText(mine.number_answer, question.question.slider?.unit);
   }
   return mine.choice;
 }
@@ -46,7 +46,7 @@ export function answerText(question: QuestionItem, mine: MyAnswer | undefined): 
 export function truthText(question: QuestionItem, stats: QuestionStats): string | null {
   if (question.type === 'predict') {
     if (stats.correct_numbers.length === 0) return null;
-    return stats.correct_numbers.map((t) => formatNumber(t, question.question.slider?.unit)).join(' or ');
+    return stats.correct_numbers.map((t) => numberText(t, question.question.slider?.unit)).join(' or ');
   }
   return stats.correct_choices.length === 0 ? null : stats.correct_choices.join(' or ');
 }
