@@ -50,11 +50,20 @@ export function standingsMoves(changes: string, community: string): string {
      inserted AS (
        INSERT INTO community_standings (community_id, user_id, score, games)
        SELECT ${community}, user_id, total, games FROM moved WHERE had IS NULL ORDER BY user_id),
-     counts AS (
+     ${countsMoved(community, 'had IS NOT NULL', 'true')}`;
+}
+
+/**
+ * The CTE `counts` that keeps the number of players at each total in step with a CTE `moved` of
+ * (was, total) rows: one player fewer at `was` for each row matching `left` (it counted before),
+ * one more at `total` for each row matching `arrived` (it counts after).
+ */
+function countsMoved(community: string, left: string, arrived: string): string {
+  return `counts AS (
        INSERT INTO community_score_counts (community_id, score, players)
        SELECT ${community}, score, sum(d) FROM (
-           SELECT was AS score, -1 AS d FROM moved WHERE had IS NOT NULL
-           UNION ALL SELECT total, 1 FROM moved) steps
+           SELECT was AS score, -1 AS d FROM moved WHERE ${left}
+           UNION ALL SELECT total, 1 FROM moved WHERE ${arrived}) steps
         GROUP BY score HAVING sum(d) <> 0
        ON CONFLICT (community_id, score) DO UPDATE
          SET players = community_score_counts.players + EXCLUDED.players)`;
@@ -99,14 +108,7 @@ export async function deleteEndedGames(
      removed AS (
        DELETE FROM community_standings st USING moved m
         WHERE m.games <= 0 AND st.community_id = $2 AND st.user_id = m.user_id),
-     counts AS (
-       INSERT INTO community_score_counts (community_id, score, players)
-       SELECT $2, score, sum(d) FROM (
-           SELECT was AS score, -1 AS d FROM moved
-           UNION ALL SELECT total, 1 FROM moved WHERE games > 0) steps
-        GROUP BY score HAVING sum(d) <> 0
-       ON CONFLICT (community_id, score) DO UPDATE
-         SET players = community_score_counts.players + EXCLUDED.players)
+     ${countsMoved('$2', 'true', 'games > 0')}
      DELETE FROM games WHERE id = ANY($1::uuid[])`,
     [ids, communityId],
   );
