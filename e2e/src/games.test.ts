@@ -320,6 +320,42 @@ describe('games: a new user enters a clash for a team and answers', () => {
     await update().waitFor();
   });
 
+  screen('game page: left the team it represents, the player plays on for no community', async () => {
+    // Leaving erases representing the community (spec §4): the entry stays, for no team, and its
+    // answers can still be changed, also after joining the community again.
+    await page.goto('/communities/the-movie-buffs');
+    const left = dialogs.next('accept');
+    await page.getByRole('button', { name: 'Leave the Movie Buffs', exact: true }).click();
+    expect((await left).message).toMatch(/^Leave the Movie Buffs\?/);
+    await page.getByRole('button', { name: 'Join the Movie Buffs', exact: true }).click();
+    await page.getByRole('button', { name: 'Leave the Movie Buffs', exact: true }).waitFor();
+    await page.goto(gameUrl);
+    await update().waitFor();
+    await page.getByText('You play for no community in this game.', { exact: true }).waitFor();
+    expect(await represent().isDisabled()).toBe(true);
+    expect(await represent().inputValue()).toBe('');
+    expect(await represent().locator('option:checked').textContent()).toBe('No community');
+    expect(await update().isEnabled()).toBe(true);
+    await checkScreen(page, 'game-team-left');
+    await update().click();
+    await page.waitForURL((url) => url.pathname === `${gameUrl}/questions`);
+    await onQuestion(1);
+    expect(await checkedChoice(page)).toBe(answers[1]);
+    answers[1] = answers[1] === '90s' ? '70s' : '90s';
+    await page.getByRole('radio', { name: answers[1], exact: true }).check();
+    const saved = page.waitForResponse(
+      (r) => r.url().includes('/api/answer/') && r.request().method() === 'PUT',
+    );
+    await submit().click();
+    expect((await saved).status()).toBe(200);
+    await onQuestion(2);
+    // Out of the flow: the browser asks before leaving it (spec §2).
+    const leaving = dialogs.next('accept');
+    await page.goto(gameUrl);
+    expect((await leaving).type).toBe('beforeunload');
+    await update().waitFor();
+  });
+
   screen('game page: the results of an open game redirect to it', async () => {
     await page.goto(`${gameUrl}/results/leaderboard`);
     await page.waitForURL((url) => url.pathname === gameUrl);

@@ -36,7 +36,8 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
     communityName: game.community.name,
     hasAnswers: participation !== null && Object.keys(participation.answers).length > 0,
     hasSubcommunities,
-    subcommunityChosen: subcommunity !== '',
+    // An entry's team is settled, even as none (the player left the community they represented).
+    subcommunityChosen: participation !== null || subcommunity !== '',
   });
 
   if (cta.kind === 'login') {

@@ -135,7 +135,7 @@ function GameView({
 
   const hasSubcommunities = Object.keys(game.subcommunities).length > 0;
   const locked = participation !== null;
-  const subcommunity = participation?.entry.subcommunity?.endpoint ?? picked;
+  const subcommunity = participation ? (participation.entry.subcommunity?.endpoint ?? '') : picked;
   const joined = new Set(Object.keys(profile?.joined_communities ?? {}));
   const isMember = joined.has(game.community.endpoint);
   // #lobby: the live game takes the top of the page, once the player's entry (and so the

@@ -19,6 +19,9 @@ interface SubcommunitySelectProps {
 export function SubcommunitySelect({ game, joined, value, locked, onChange }: SubcommunitySelectProps) {
   const communities = Object.entries(game.subcommunities).sort(([, a], [, b]) => a.localeCompare(b));
   const canRepresent = communities.some(([endpoint]) => joined.has(endpoint));
+  // An entry that represents none: its player left the community they had chosen (leaving erases
+  // what they did there, their representing it too), and plays on for no team.
+  const playsForNone = locked && value === '';
   return (
     <section className="subcommunities" aria-labelledby="subcommunities-heading">
       <h2 id="subcommunities-heading" className="section-heading">
@@ -53,7 +56,7 @@ export function SubcommunitySelect({ game, joined, value, locked, onChange }: Su
           onChange={(e) => onChange(e.target.value)}
         >
           <option value="" disabled>
-            Choose a community…
+            {playsForNone ? 'No community' : 'Choose a community…'}
           </option>
           {communities.map(([endpoint, name]) => (
             <option key={endpoint} value={endpoint} disabled={!joined.has(endpoint)}>
@@ -62,11 +65,13 @@ export function SubcommunitySelect({ game, joined, value, locked, onChange }: Su
           ))}
         </select>
         <p id="represent-hint" className="field-hint">
-          {locked
-            ? 'Your team is locked in for this game.'
-            : canRepresent
-              ? 'Your score counts toward this community. You cannot change it after entering.'
-              : 'Join one of these communities to represent it in this game.'}
+          {playsForNone
+            ? 'You play for no community in this game.'
+            : locked
+              ? 'Your team is locked in for this game.'
+              : canRepresent
+                ? 'Your score counts toward this community. You cannot change it after entering.'
+                : 'Join one of these communities to represent it in this game.'}
         </p>
       </div>
     </section>
