@@ -82,6 +82,8 @@ export const hostRoutes = {
         .enum(['1', '0', 'true', 'false'])
         .optional()
         .transform((v) => v === '1' || v === 'true'),
+      // The community imported into (the console's page of it): a file for another is a 400.
+      community: urlName.optional(),
     }),
     // application/yaml, application/json, application/zip, or multipart with the field `season`.
     bodyKind: 'document',
@@ -91,7 +93,7 @@ export const hostRoutes = {
     // among them). An If-Match header (seasonVersionSchema) saves only over that version of the
     // community: 412 when it changed. If-None-Match: * creates it only: 412 when it exists.
     errors: [400, 401, 403, 409, 412, 413, 415],
-    invalid: { query: { status: 400, message: 'dry_run is 1 or 0' } },
+    invalid: { query: { status: 400, message: 'dry_run is 1 or 0, and community names one community' } },
   }),
   seasonExport: route({
     method: 'GET',

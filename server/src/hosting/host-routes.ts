@@ -191,6 +191,7 @@ export function hostingRoutes(app: FastifyInstance, ctx: AppContext, rescore: Re
       try {
         return await importSeason(db, source, {
           dryRun: query.dry_run,
+          into: query.community,
           ifMatch,
           createOnly: ifNoneMatch !== undefined,
           actor: await actorFor(db, userId),

@@ -134,6 +134,32 @@ describe.each(dbKinds)('season import and export (%s)', (kind) => {
     expect(again.communities.map((c: { endpoint: string }) => c.endpoint)).toContain(doc.community.endpoint);
   });
 
+  it('refuses, from the page of one community, a file for another, and writes nothing', async () => {
+    const other = seasonDoc(future());
+    expect((await postSeason(admin, other)).statusCode).toBe(200);
+    const before = await contentCounts(t.ctx.db);
+    const doc = seasonDoc(future());
+    doc.community.name = 'Renamed By Mistake';
+    for (const dryRun of [true, false]) {
+      const res = await postSeason(admin, doc, { dryRun, into: other.community.endpoint });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().errors).toEqual([
+        {
+          path: 'community.endpoint',
+          message: `This file is for the community ${doc.community.endpoint}, not ${other.community.endpoint}: import it on that community's page, or change community.endpoint`,
+          line: 2,
+          column: 13,
+        },
+      ]);
+    }
+    expect(await contentCounts(t.ctx.db)).toEqual(before);
+    expect((await t.client().get(`/api/community/${doc.community.endpoint}`)).statusCode).toBe(404);
+    // Its own page imports it, and a community name that is not one is a plain 400.
+    expect((await postSeason(admin, other, { into: other.community.endpoint })).statusCode).toBe(200);
+    const bad = await postSeason(admin, other, { into: 'a\u0000b' });
+    expect([bad.statusCode, bad.body]).toEqual([400, 'dry_run is 1 or 0, and community names one community']);
+  });
+
   it('dry run reports what it would do and writes nothing', async () => {
     const before = await contentCounts(t.ctx.db);
     const doc = seasonDoc(future());

@@ -51,6 +51,11 @@ export interface ImportOptions {
   ifMatch?: '*' | readonly string[];
   /** If-None-Match: *: only create the community; refused with a 412 when it exists already. */
   createOnly?: boolean;
+  /**
+   * The community the caller imports into (the console's page of it): a file for another one is
+   * refused at community.endpoint, before it could rename that community and fill it.
+   */
+  into?: string;
   /** Told, once the import is committed, of each stored game whose schedule it moved. */
   scheduleChanged?(games: { uuid: string; state: GameState }[]): Promise<void>;
 }
@@ -132,6 +137,10 @@ export async function importSeason(
 
   // Who may write comes before what is wrong: a host learns nothing of a community not theirs.
   const endpoint = namedCommunity(read.value);
+  if (endpoint && opts.into !== undefined && endpoint !== opts.into) {
+    const message = `This file is for the community ${endpoint}, not ${opts.into}: import it on that community's page, or change community.endpoint`;
+    throw new SeasonRefusal(withPlaces([{ path: 'community.endpoint', message }], read));
+  }
   if (endpoint) {
     const exists = (await existingCommunities(db, [endpoint])).has(endpoint);
     await opts.authorize(endpoint, exists);

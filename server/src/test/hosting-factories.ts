@@ -96,13 +96,18 @@ export function postSeason(
     format = 'yaml',
     dryRun = false,
     ifMatch,
-  }: { format?: 'yaml' | 'json'; dryRun?: boolean; ifMatch?: string } = {},
+    into,
+  }: { format?: 'yaml' | 'json'; dryRun?: boolean; ifMatch?: string; into?: string } = {},
 ): Promise<LightMyRequestResponse> {
   const text = typeof doc === 'string' ? doc : format === 'json' ? JSON.stringify(doc) : stringify(doc);
   const contentType = format === 'json' ? 'application/json' : 'application/yaml';
+  const query = new URLSearchParams({
+    ...(dryRun && { dry_run: '1' }),
+    ...(into !== undefined && { community: into }),
+  });
   return client.request(
     'POST',
-    `/api/host/import${dryRun ? '?dry_run=1' : ''}`,
+    `/api/host/import${query.size > 0 ? `?${query}` : ''}`,
     { multipart: { body: Buffer.from(text), contentType } },
     { headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } },
   );

@@ -60,9 +60,10 @@ describe('season import from the console', () => {
     const problems = [{ path: 'series.0.games.2.questions.1.slider.max', message: 'max must be above min' }];
     serve(() => Response.json({ errors: problems }, { status: 400 }));
     const file = new File(['community: {}'], 'season.yaml', { type: 'application/yaml' });
-    expect(await importSeason(file, false)).toEqual({ ok: false, problems });
+    // From a community's console page: the server refuses a file for another community.
+    expect(await importSeason(file, false, undefined, 'runners')).toEqual({ ok: false, problems });
     const post = sent.find((r) => r.method === 'POST')!;
-    expect(post.url).toBe('/api/host/import?dry_run=0');
+    expect(post.url).toBe('/api/host/import?dry_run=0&community=runners');
     expect((post.body as FormData).get('season')).toBeInstanceOf(File);
     expect(post.headers['content-type']).toBeUndefined();
   });

@@ -84,6 +84,8 @@ export async function importSeason(
   dryRun: boolean,
   /** The version the edits started from: the server refuses (412) when the community changed. */
   version?: string | null,
+  /** The community imported into (a console page's): the server refuses a file for another one. */
+  into?: string,
 ): Promise<ImportOutcome> {
   let body: Blob | FormData;
   if (source instanceof File) {
@@ -93,7 +95,7 @@ export async function importSeason(
     body = new Blob([JSON.stringify(source)], { type: 'application/json' });
   }
   const res = await sendApi(httpRoutes.seasonImport, {
-    query: { dry_run: dryRun ? '1' : '0' },
+    query: { dry_run: dryRun ? '1' : '0', community: into },
     body,
     ...(typeof version === 'string' && { ifMatch: version }),
     ...(version === null && { ifNoneMatch: '*' as const }),

@@ -28,7 +28,7 @@ export function ImportPanel({ community }: { community: string }) {
   const [file, setFile] = useState<File | null>(null);
   const [answer, setAnswer] = useState<ImportOutcome | null>(null);
   const run = useMutation({
-    mutationFn: (dryRun: boolean) => importSeason(file!, dryRun),
+    mutationFn: (dryRun: boolean) => importSeason(file!, dryRun, undefined, community),
     onMutate: () => setAnswer(null),
     onSuccess: async (outcome) => {
       setAnswer(outcome);
