@@ -9,6 +9,7 @@ import { useProfile } from '../../api/use-profile';
 import { useImageVersion } from '../../shared/image-version';
 import { Loading } from '../../shared/loading';
 import { SafeImg } from '../../shared/safe-img';
+import { useSingleFlight } from '../../shared/single-flight';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { useWindowHeight } from '../../shared/use-window-height';
 import { fetchProfileOf, logOut } from './account-api';
@@ -19,6 +20,7 @@ import { ProfileGameHistory } from './profile-game-history';
 function ProfileNav() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const sendOnce = useSingleFlight();
   const logout = useMutation({
     mutationFn: logOut,
     onSuccess: () => {
@@ -35,7 +37,12 @@ function ProfileNav() {
         Hunch
       </span>
       <nav aria-label="Profile" className="tabs">
-        <button type="button" className="tab" onClick={() => logout.mutate()} disabled={logout.isPending}>
+        <button
+          type="button"
+          className="tab"
+          onClick={() => sendOnce(() => logout.mutateAsync())}
+          disabled={logout.isPending}
+        >
           Log out
         </button>
       </nav>

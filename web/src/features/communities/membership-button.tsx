@@ -3,6 +3,7 @@ import { errorText } from '../../api/client';
 import { useMembership } from '../../api/use-membership';
 import { useProfile } from '../../api/use-profile';
 import { loginLinkFor } from '../../shared/paths';
+import { useSingleFlight } from '../../shared/single-flight';
 import { nameInSentence } from './community-text';
 
 interface MembershipButtonProps {
@@ -16,6 +17,7 @@ export function MembershipButton({ endpoint, name, joined }: MembershipButtonPro
   const profile = useProfile();
   const { pathname } = useLocation();
   const membership = useMembership(endpoint);
+  const sendOnce = useSingleFlight();
   const shown = nameInSentence(name);
 
   if (profile === undefined) return null;
@@ -37,7 +39,7 @@ export function MembershipButton({ endpoint, name, joined }: MembershipButtonPro
       );
       if (!sure) return;
     }
-    membership.mutate(!joined);
+    sendOnce(() => membership.mutateAsync(!joined));
   };
 
   let label = joined ? `Leave ${shown}` : `Join ${shown}`;

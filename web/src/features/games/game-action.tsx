@@ -6,6 +6,7 @@ import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useMembership } from '../../api/use-membership';
 import { loginLinkFor, questionsPath, resultsPath } from '../../shared/paths';
+import { useSingleFlight } from '../../shared/single-flight';
 import { useEnterGame } from './game-api';
 import { firstUnanswered } from './question-flow';
 import { SUBCOMMUNITY_SELECT_ID } from './subcommunity-select';
@@ -25,6 +26,7 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
   const queryClient = useQueryClient();
   const membership = useMembership(game.community.endpoint);
   const enter = useEnterGame(game.uuid);
+  const sendOnce = useSingleFlight();
 
   const hasSubcommunities = Object.keys(game.subcommunities).length > 0;
   const cta = callToAction({
@@ -92,17 +94,17 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
     if (busy) return;
     switch (cta.kind) {
       case 'join-community':
-        membership.mutate(true, {
-          onSuccess: () => {
+        sendOnce(() =>
+          membership.mutateAsync(true).then(() => {
             void queryClient.invalidateQueries({ queryKey: queryKeys.playGames });
             // The next step is choosing a team: the button waits for it, so the focus goes there.
             if (hasSubcommunities && subcommunity === '')
               document.getElementById(SUBCOMMUNITY_SELECT_ID)?.focus();
-          },
-        });
+          }),
+        );
         return;
       case 'enter':
-        void startEntry();
+        sendOnce(startEntry);
         return;
       case 'lobby':
         openLobby();

@@ -5,6 +5,7 @@ import { useBlocker } from 'react-router';
 import { questionImageUrl } from '../../api/asset-urls';
 import { queryKeys } from '../../api/query-keys';
 import { SafeImg } from '../../shared/safe-img';
+import { useSingleFlight } from '../../shared/single-flight';
 import { SliderInput, sliderNoteId } from '../../shared/slider-input';
 import { submitAnswer } from './game-api';
 import { draftFor, draftStatus, withStoredAnswer } from './question-flow';
@@ -69,6 +70,7 @@ export function QuestionForm(props: QuestionFormProps) {
   // Set by the player's own edits (a slider starts mid-range, which is no answer to protect).
   const [touched, setTouched] = useState(false);
   const saving = useRef(false);
+  const sendOnce = useSingleFlight();
   const edit = (next: LiveAnswer) => {
     setTouched(true);
     setDraft(next);
@@ -87,9 +89,13 @@ export function QuestionForm(props: QuestionFormProps) {
     else blocker.reset();
   }, [blocker]);
 
-  const onSubmit = async (e: FormEvent) => {
+  const onSubmit = (e: FormEvent) => {
     e.preventDefault();
-    if (!answered || !changed || submitting) return;
+    if (!answered || !changed) return;
+    sendOnce(send);
+  };
+
+  const send = async () => {
     saving.current = true;
     setSubmitting(true);
     const stored = await submitAnswer(game, draft, participation.entry.subcommunity?.endpoint ?? null).catch(

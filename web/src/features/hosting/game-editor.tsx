@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
+import { useSingleFlight } from '../../shared/single-flight';
 import { formatWhen, withLocalTimes } from '../../shared/time-text';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { fieldId, gameFields } from './error-paths';
@@ -39,6 +40,7 @@ function DeleteGame({
   name: string;
   onDeleted: () => Promise<void>;
 }) {
+  const sendOnce = useSingleFlight();
   const remove = useMutation({ mutationFn: () => deleteGame(hosted.uuid), onSuccess: onDeleted });
   return (
     <section className="card host-section" aria-labelledby="delete-heading">
@@ -50,7 +52,7 @@ function DeleteGame({
         disabled={remove.isPending}
         onClick={() => {
           if (window.confirm(`Delete ${name}? Its questions go with it. This cannot be undone.`))
-            remove.mutate();
+            sendOnce(() => remove.mutateAsync());
         }}
       >
         Delete game

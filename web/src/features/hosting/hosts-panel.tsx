@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { useSingleFlight } from '../../shared/single-flight';
 import { setHost, useHosts } from './host-api';
 
 /** The hosts of a community; admins grant and revoke by username (hosting spec §1, §5). */
@@ -9,6 +10,7 @@ export function HostsPanel({ community, admin }: { community: string; admin: boo
   const hosts = useHosts(community);
   const client = useQueryClient();
   const [username, setUsername] = useState('');
+  const sendOnce = useSingleFlight();
   const change = useMutation({
     mutationFn: ({ name, host }: { name: string; host: boolean }) => setHost(community, name, host),
     onSuccess: (answer, { host }) => {
@@ -20,7 +22,7 @@ export function HostsPanel({ community, admin }: { community: string; admin: boo
   const add = (e: FormEvent) => {
     e.preventDefault();
     const name = username.trim();
-    if (name) change.mutate({ name, host: true });
+    if (name) sendOnce(() => change.mutateAsync({ name, host: true }));
   };
   return (
     <section className="card host-section" aria-labelledby="hosts-heading">
@@ -46,7 +48,7 @@ export function HostsPanel({ community, admin }: { community: string; admin: boo
                     disabled={change.isPending}
                     onClick={() => {
                       if (window.confirm(`Remove ${name} as a host of ${community}?`))
-                        change.mutate({ name, host: false });
+                        sendOnce(() => change.mutateAsync({ name, host: false }));
                     }}
                   >
                     Remove<span className="visually-hidden"> {name}</span>

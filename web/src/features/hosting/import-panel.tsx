@@ -2,6 +2,7 @@ import { httpRoutes, routeUrl, type SeasonImportResult } from '@hunch/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText } from '../../api/client';
+import { useSingleFlight } from '../../shared/single-flight';
 import { type ImportOutcome, importSeason, useRefreshHost } from './host-api';
 import { importSummary, plural } from './host-text';
 import { ProblemPlace } from './save-bar';
@@ -27,6 +28,7 @@ export function ImportPanel({ community }: { community: string }) {
   const refresh = useRefreshHost();
   const [file, setFile] = useState<File | null>(null);
   const [answer, setAnswer] = useState<ImportOutcome | null>(null);
+  const sendOnce = useSingleFlight();
   const run = useMutation({
     mutationFn: (dryRun: boolean) => importSeason(file!, dryRun, undefined, community),
     onMutate: () => setAnswer(null),
@@ -60,7 +62,7 @@ export function ImportPanel({ community }: { community: string }) {
           type="button"
           className="button button-secondary"
           disabled={!file || run.isPending}
-          onClick={() => run.mutate(true)}
+          onClick={() => sendOnce(() => run.mutateAsync(true))}
         >
           Check
         </button>
@@ -68,7 +70,7 @@ export function ImportPanel({ community }: { community: string }) {
           type="button"
           className="button button-primary"
           disabled={!file || run.isPending}
-          onClick={() => run.mutate(false)}
+          onClick={() => sendOnce(() => run.mutateAsync(false))}
         >
           Import
         </button>

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorText } from '../../api/client';
 import { numberText } from '../../shared/question-text';
+import { useSingleFlight } from '../../shared/single-flight';
 import { putOutcome, useRefreshHost } from './host-api';
 import { outcomesOpen } from './host-text';
 
@@ -25,6 +26,7 @@ function outcomeText(q: HostQuestion, crowd: boolean): string {
 function OutcomeRow({ uuid, q, crowd }: { uuid: string; q: HostQuestion; crowd: boolean }) {
   const refresh = useRefreshHost();
   const [value, setValue] = useState(typeof q.outcome === 'number' ? String(q.outcome) : '');
+  const sendOnce = useSingleFlight();
   const send = useMutation({
     mutationFn: (body: HostOutcome) => putOutcome(uuid, q.i, body),
     onSuccess: () => refresh(),
@@ -35,7 +37,7 @@ function OutcomeRow({ uuid, q, crowd }: { uuid: string; q: HostQuestion; crowd: 
   const canEnter = q.kind === 'predict' && !crowd && !q.voided && q.slider;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (value.trim() !== '') send.mutate({ outcome: Number(value) });
+    if (value.trim() !== '') sendOnce(() => send.mutateAsync({ outcome: Number(value) }));
   };
   return (
     <li className="host-outcome">
@@ -83,7 +85,7 @@ function OutcomeRow({ uuid, q, crowd }: { uuid: string; q: HostQuestion; crowd: 
         disabled={send.isPending}
         onClick={() => {
           if (q.voided || window.confirm(`Void question ${n}? It will score 0 for everyone.`))
-            send.mutate({ void: !q.voided });
+            sendOnce(() => send.mutateAsync({ void: !q.voided }));
         }}
       >
         {q.voided ? 'Restore' : 'Void'} question {n}

@@ -2,6 +2,7 @@ import type { Season, SeasonImportResult, SeasonProblem } from '@hunch/contract'
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorText, isApiError } from '../../api/client';
+import { useSingleFlight } from '../../shared/single-flight';
 import { withLocalTimes } from '../../shared/time-text';
 import { fieldId, type PlacedProblems, placeProblems } from './error-paths';
 import { fetchSeason, type HostSeason, importSeason, useRefreshHost } from './host-api';
@@ -18,6 +19,7 @@ export function useSeasonSave(
   onSaved?: (result: SeasonImportResult) => void,
 ) {
   const refresh = useRefreshHost();
+  const sendOnce = useSingleFlight();
   const [problems, setProblems] = useState<SeasonProblem[]>([]);
   const [done, setDone] = useState<SeasonImportResult | null>(null);
   // The document the problems are about: it names the series and games their paths point into.
@@ -50,8 +52,8 @@ export function useSeasonSave(
     sent,
     done,
     mutation,
-    check: (target: SaveTarget) => mutation.mutate({ target, dryRun: true }),
-    save: (target: SaveTarget) => mutation.mutate({ target, dryRun: false }),
+    check: (target: SaveTarget) => sendOnce(() => mutation.mutateAsync({ target, dryRun: true })),
+    save: (target: SaveTarget) => sendOnce(() => mutation.mutateAsync({ target, dryRun: false })),
   };
 }
 
