@@ -8,8 +8,13 @@ function gameProblems(game: SeasonGame, path: (string | number)[]): SeasonProble
   const open = Date.parse(game.schedule.open);
   const standby = Date.parse(game.schedule.standby);
   const complete = Date.parse(game.schedule.complete);
-  if (standby < open) at([...path, 'schedule', 'standby'], 'standby must not be before open');
-  if (complete < standby) at([...path, 'schedule', 'complete'], 'complete must not be before standby');
+  // In the words the game's page and the console use for its schedule (a live game's standby is
+  // when it starts; any other game's, when its submissions close).
+  const [early, late] = game.synchronous
+    ? ['The game must not start before its lobby opens', 'The game must not end before it starts']
+    : ['Submissions must not close before they open', 'Results must not come before submissions close'];
+  if (standby < open) at([...path, 'schedule', 'standby'], early);
+  if (complete < standby) at([...path, 'schedule', 'complete'], late);
   const teams = new Set<string>();
   for (const [ti, team] of game.subcommunities.entries()) {
     if (teams.has(team)) at([...path, 'subcommunities', ti], `${team} is listed twice`);

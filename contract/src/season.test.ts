@@ -170,6 +170,27 @@ describe('season documents', () => {
     expect(pathsOf(edit)).toEqual(paths);
   });
 
+  it('says a schedule out of order in the words of the kind of game', () => {
+    const messages = (synchronous: boolean) => {
+      const doc = valid() as Loose;
+      Object.assign(game(doc), { synchronous, speed_bonus: false });
+      game(doc).schedule = {
+        open: at('3T18:00:00Z'),
+        standby: at('2T18:00:00Z'),
+        complete: at('1T18:00:00Z'),
+      };
+      return parseSeason(doc).problems.map((p) => [p.path, p.message]);
+    };
+    expect(messages(false)).toEqual([
+      ['series.0.games.0.schedule.standby', 'Submissions must not close before they open'],
+      ['series.0.games.0.schedule.complete', 'Results must not come before submissions close'],
+    ]);
+    expect(messages(true)).toEqual([
+      ['series.0.games.0.schedule.standby', 'The game must not start before its lobby opens'],
+      ['series.0.games.0.schedule.complete', 'The game must not end before it starts'],
+    ]);
+  });
+
   it('reports every problem of a document at once, including rules of the games that parse', () => {
     const paths = pathsOf((d: Loose) => {
       d.community.endpoint = 'X';

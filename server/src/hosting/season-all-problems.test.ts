@@ -105,7 +105,7 @@ describe.each(dbKinds)('season import: every problem in one answer (%s)', (kind)
       // The unknown endpoint once, where it is first named; the repeat is its own problem.
       ['series.0.games.0.subcommunities.0', 'No community has the endpoint nowhere-land'],
       ['series.0.games.0.subcommunities.1', 'nowhere-land is listed twice'],
-      ['series.0.games.1.schedule.complete', 'complete must not be before standby'],
+      ['series.0.games.1.schedule.complete', 'Results must not come before submissions close'],
     ]);
   });
 

@@ -61,18 +61,21 @@ export interface ScheduleRow {
   at: string;
 }
 
+/**
+ * The three schedule boundaries' names for each kind of game (spec §2 Schedule section): the game
+ * page, the console's schedule fields and its problem places all say them alike.
+ */
+export const SCHEDULE_LABELS = {
+  async: { open: 'Submissions open', standby: 'Submissions close', complete: 'Results' },
+  live: { open: 'Lobby opens', standby: 'Game starts', complete: 'Game ends' },
+} as const;
+
 /** The three schedule boundaries, named for the kind of game (spec §2 Schedule section). */
 export function scheduleRows(game: Game): ScheduleRow[] {
-  const { open, standby, complete } = game.schedule;
-  return game.synchronous
-    ? [
-        { key: 'open', label: 'Lobby opens', at: open },
-        { key: 'standby', label: 'Game starts', at: standby },
-        { key: 'complete', label: 'Game ends', at: complete },
-      ]
-    : [
-        { key: 'open', label: 'Submissions open', at: open },
-        { key: 'standby', label: 'Submissions close', at: standby },
-        { key: 'complete', label: 'Results', at: complete },
-      ];
+  const labels = SCHEDULE_LABELS[game.synchronous ? 'live' : 'async'];
+  return (['open', 'standby', 'complete'] as const).map((key) => ({
+    key,
+    label: labels[key],
+    at: game.schedule[key],
+  }));
 }

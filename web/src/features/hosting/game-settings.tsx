@@ -1,13 +1,8 @@
 import type { SeasonGame } from '@hunch/contract';
-import { viewerTimeZone } from '../../shared/time-text';
+import { SCHEDULE_LABELS, viewerTimeZone } from '../../shared/time-text';
 import { CheckField, DateTimeField, ListField, TextField } from './fields';
 import { ImageField } from './image-field';
 import { laterOf } from './schedule-time';
-
-const SCHEDULE_LABELS = {
-  async: { open: 'Submissions open', standby: 'Submissions close', complete: 'Results' },
-  live: { open: 'Lobby opens', standby: 'Game starts', complete: 'Game ends' },
-} as const;
 
 /**
  * A game's own fields: key, name, image, schedule, live or not, speed bonus, subcommunities. Once

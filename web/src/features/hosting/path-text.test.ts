@@ -22,6 +22,19 @@ describe('a document path in a host’s words', () => {
       'Series 1 › Game 1 › Question 2 › Slider max',
     );
     expect(pathText('series.2.games.4.schedule.standby')).toBe('Series 3 › Game 5 › Standby time');
+    // With the document, a schedule field is named as the game's schedule fields are, by its kind.
+    const doc = (synchronous: boolean) => ({
+      series: [{ name: 'Weekly', games: [{ key: 'w1', synchronous }] }],
+    });
+    expect(pathText('series.0.games.0.schedule.standby', doc(false))).toBe(
+      'Series 1 (Weekly) › Game 1 (w1) › Submissions close',
+    );
+    expect(pathText('series.0.games.0.schedule.standby', doc(true))).toBe(
+      'Series 1 (Weekly) › Game 1 (w1) › Game starts',
+    );
+    expect(pathText('series.0.games.0.schedule.open', doc(true))).toBe(
+      'Series 1 (Weekly) › Game 1 (w1) › Lobby opens',
+    );
     expect(pathText('series.0.games.0.questions.0.choices.11.image')).toBe(
       'Series 1 › Game 1 › Question 1 › Choice 12 › Image',
     );

@@ -1,3 +1,5 @@
+import { SCHEDULE_LABELS } from '../../shared/time-text';
+
 /**
  * A document path (`series.0.games.0.questions.1.slider.max`, 0-based as the import answers it)
  * in a host's words, numbered from 1 as the editor numbers questions:
@@ -37,6 +39,16 @@ const PAIR_TEXT: Record<string, string> = {
   'schedule.standby': 'Standby time',
   'schedule.complete': 'Complete time',
 };
+
+/**
+ * A game's schedule field as the console's schedule fields name it for that kind of game
+ * ('Submissions close', 'Game starts'), when the document says which kind it is.
+ */
+function scheduleText(key: string, next: string, game: unknown): string | undefined {
+  if (key !== 'schedule' || !isRecord(game) || typeof game.synchronous !== 'boolean') return undefined;
+  const labels: Record<string, string> = SCHEDULE_LABELS[game.synchronous ? 'live' : 'async'];
+  return labels[next];
+}
 
 const isIndex = (s: string | undefined): s is string => s !== undefined && /^\d+$/.test(s);
 
@@ -85,7 +97,8 @@ export function pathParts(path: string, doc?: unknown): string[] {
       k++;
       continue;
     }
-    const pair = next !== undefined ? PAIR_TEXT[`${key}.${next}`] : undefined;
+    const pair =
+      next !== undefined ? (scheduleText(key, next, node) ?? PAIR_TEXT[`${key}.${next}`]) : undefined;
     if (pair) {
       down(key);
       down(next!);
