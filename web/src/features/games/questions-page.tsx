@@ -102,7 +102,7 @@ export function QuestionsPage() {
           <span aria-hidden="true">✕</span>
         </Link>
         <div className="question-bar-text">
-          <p className="question-game">{g.name}</p>
+          <p className="question-game bar-title">{g.name}</p>
           <p className="question-progress-text" aria-live="polite">
             Question {q} of {total}
           </p>

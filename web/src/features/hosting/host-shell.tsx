@@ -32,9 +32,13 @@ function Breadcrumbs() {
         {crumbs.map((c, i) => (
           <li key={c.to || c.text}>
             {i < crumbs.length - 1 ? (
-              <Link to={c.to}>{c.text}</Link>
+              <Link to={c.to} className="bar-title">
+                {c.text}
+              </Link>
             ) : (
-              <span aria-current="page">{c.text}</span>
+              <span aria-current="page" className="bar-title">
+                {c.text}
+              </span>
             )}
           </li>
         ))}

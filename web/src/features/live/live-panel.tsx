@@ -210,7 +210,7 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
           Live
         </span>
         <span className="live-bar-name">
-          {game.name}
+          <span className="bar-title">{game.name}</span>
           {representing && <span className="live-bar-team">Playing for {representing}</span>}
         </span>
         {stage.kind !== 'lobby' && <PlayerCount players={players} inLobby={false} compact />}
