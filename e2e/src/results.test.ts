@@ -1,5 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { chartLabelProblems } from './chart-labels';
 import {
   checkScreen,
   expectCleanSession,
@@ -336,6 +337,7 @@ describe('results: a new user reads the results of a completed game', () => {
         expect(verdict, `question ${k + 1}`).toMatch(
           truths.includes(yours) ? /^✓ Right$/ : /^✗ Off by [\d,.]+/,
         );
+        expect(await chartLabelProblems(card), `question ${k + 1}: chart labels`).toEqual([]);
         judged += 1;
       } else {
         expect(verdict).toBe(truths.includes(yours) ? '★ With the crowd' : '');

@@ -42,13 +42,16 @@ export function HistogramChart({
     })),
     ...(yours === null ? [] : [{ key: 'yours', x: bucketOf(yours), text: 'You', color: YOURS }]),
   ];
+  // Every label above the bars, on the card's white (inside the plot, 'You' sat on a bar in a colour
+  // close to it); 'You' one line higher when the truth's label is in the same range.
+  const stacked = yours !== null && stats.correct_numbers.some((t) => bucketOf(t) === bucketOf(yours));
   return (
     <figure className="chart histogram" style={{ height: 220 }}>
       <div aria-hidden="true" style={{ height: '100%' }}>
         <ResponsiveContainer width="100%" height="100%">
           <BarChart
             data={data}
-            margin={{ top: 24, right: 8, bottom: 4, left: -18 }}
+            margin={{ top: stacked ? 40 : 24, right: 8, bottom: 4, left: -18 }}
             accessibilityLayer={false}
           >
             <XAxis dataKey="label" tick={AXIS} tickLine={false} interval="preserveStartEnd" minTickGap={4} />
@@ -61,10 +64,10 @@ export function HistogramChart({
                 stroke={l.color}
                 strokeWidth={2}
                 strokeDasharray={l.key === 'yours' ? undefined : '4 3'}
-                // 'You' sits inside the plot, the truth above it: the two never overlap in one range.
                 label={{
                   value: l.text,
-                  position: l.key === 'yours' ? 'insideTopRight' : 'top',
+                  position: 'top',
+                  offset: l.key === 'yours' && stacked ? 21 : 5,
                   fill: l.color,
                   fontSize: 12,
                   fontWeight: 700,
