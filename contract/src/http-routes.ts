@@ -44,7 +44,8 @@ import { plainText } from './text';
  * through them, so a path, a parameter, a body or an answer's shape has one place.
  *
  * Error answers are text/plain sentences a person reads (spec §8); `errors` lists the statuses a
- * route may answer with besides its successes. Parameters, query and body are validated at the
+ * route may answer with besides its successes and those any route may give (route-def mayAnswer);
+ * every server test app checks each answer against it. Parameters, query and body are validated at the
  * edge with the schemas below: a malformed part answers 400 with its schema's sentence, and
  * `invalid` changes the status, or the text used when the schema has no sentence of its own (an
  * unknown game's id answers like a missing game: 404 'No such game').

@@ -84,6 +84,24 @@ export function successStatus(def: RouteDef): 200 | 201 {
   return def.responses[200] ? 200 : 201;
 }
 
+/**
+ * What any route may answer before its own checks run, so no entry lists them: 400 for an address
+ * or body the server cannot read, 414 for a path parameter over the length limit; and a call that
+ * changes something: 403 without a valid CSRF token, 413 for a body over the size limit, 415 for a
+ * body of a type the server does not read.
+ */
+const ANY_ROUTE_ERRORS: readonly number[] = [400, 414];
+const ANY_CHANGE_ERRORS: readonly number[] = [403, 413, 415];
+
+/** Whether a route may answer with an error status: its own `errors`, or one any route may give. */
+export function mayAnswer(def: RouteDef, status: number): boolean {
+  return (
+    def.errors.includes(status) ||
+    ANY_ROUTE_ERRORS.includes(status) ||
+    (def.method !== 'GET' && ANY_CHANGE_ERRORS.includes(status))
+  );
+}
+
 /** The schema of the route's success answer (200 or 201). */
 export function successSchema(def: RouteDef): z.ZodType {
   const schema = def.responses[successStatus(def)];

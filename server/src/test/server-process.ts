@@ -50,9 +50,12 @@ export function startServerProcess(
   return { child, port, url: `http://127.0.0.1:${port}`, output: () => out, exited };
 }
 
-/** Resolves once the server answers; throws with its output if it does not within 30 s. */
+/**
+ * Resolves once the server answers; throws with its output if it does not within 60 s (a first
+ * start migrates and seeds: on a loaded 2-core machine that took over 30 s).
+ */
 export async function waitUp(server: ServerProcess): Promise<void> {
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < 300; i++) {
     try {
       const res = await fetch(`${server.url}/api/community_search`);
       if (res.ok) return;

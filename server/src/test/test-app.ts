@@ -1,12 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { mayAnswer } from '@hunch/contract';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app';
 import type { AppContext } from '../platform/app-context';
 import { AppHooks } from '../platform/app-hooks';
 import { type Config, loadConfig } from '../platform/config';
 import type { Db } from '../platform/db/database';
+import { routeEntryOf } from '../platform/http/register-route';
 import { ensureDefaultImages } from '../platform/images';
 import { type DbKind, openTestDb } from './test-db';
 import { highLimitsEnv } from './test-limits';
@@ -47,6 +49,7 @@ export async function startTestApp(
   };
   const ctx: AppContext = { db, config, uploadsDir, now: () => clock.now, hooks: new AppHooks() };
   const app = await buildApp(ctx);
+  const undeclared = watchErrorStatuses(app);
   if (ready) await app.ready();
   return {
     app,
@@ -57,8 +60,27 @@ export async function startTestApp(
       await app.close();
       await db.close();
       await rm(uploadsDir, { recursive: true, force: true });
+      if (undeclared.size > 0) {
+        throw new Error(`Error statuses the route table does not list: ${[...undeclared].join('; ')}`);
+      }
     },
   };
+}
+
+/**
+ * Notes every error a table route answers that its entry does not list (contract mayAnswer), so
+ * the route table's `errors` say what the server really does: every test on a test app checks it
+ * when the app closes.
+ */
+function watchErrorStatuses(app: FastifyInstance): Set<string> {
+  const undeclared = new Set<string>();
+  app.addHook('onResponse', async (request, reply) => {
+    const def = routeEntryOf(request);
+    if (def && reply.statusCode >= 400 && !mayAnswer(def, reply.statusCode)) {
+      undeclared.add(`${reply.statusCode} from ${def.method} ${def.path}`);
+    }
+  });
+  return undeclared;
 }
 
 type Body = {
