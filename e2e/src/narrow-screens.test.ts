@@ -243,6 +243,43 @@ describe('long names and narrow screens', () => {
     for (const n of lines) expect(n).toBeLessThanOrEqual(2);
   });
 
+  it("at 320 px the app's own labels (tabs, a fact's term) keep their words whole", async () => {
+    // demo_player, whose profile has a community rank to show.
+    const { server, browser } = setup();
+    const demo = await newSession(browser, server.baseUrl);
+    const { page } = demo;
+    await logIn(page, 'demo_player', 'hunch123');
+    await page.setViewportSize(SMALL_PHONE);
+    const broken: string[] = [];
+    for (const [path, labels] of [
+      ['/play/upcoming', '.tab'],
+      ['/profile', '.rank-facts dt'],
+    ] as const) {
+      await page.goto(path);
+      await page.locator(labels).first().waitFor();
+      await settle(page);
+      // A word split over two lines has two boxes.
+      const split = await page.locator(labels).evaluateAll((els) =>
+        els.flatMap((el) => {
+          const text = el.firstChild;
+          if (!(text instanceof Text)) return [];
+          const words = [...(text.data.matchAll(/\S+/g) ?? [])];
+          return words
+            .filter((w) => {
+              const range = document.createRange();
+              range.setStart(text, w.index);
+              range.setEnd(text, w.index + w[0].length);
+              return range.getClientRects().length > 1;
+            })
+            .map((w) => w[0]);
+        }),
+      );
+      broken.push(...split.map((w) => `${path}: '${w}'`));
+    }
+    await demo.context.close();
+    expect(broken).toEqual([]);
+  }, 60_000);
+
   it("the tab bar's four items fit whole at 320 px", async () => {
     const page = host.page;
     await page.goto('/host');
