@@ -278,6 +278,10 @@ describe('games: a new user enters a clash for a team and answers', () => {
   const update = () => page.getByRole('button', { name: `Update ${SERIES} answers`, exact: true });
   screen('game page: after finishing, the team is locked and Update is offered', async () => {
     await page.getByRole('heading', { name: 'Your answers are in!' }).waitFor();
+    // The keyboard goes on from the banner ('Submit & Finish' is gone), not from the document's top.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()), WAIT)
+      .toBe('Your answers are in!');
     await footer().getByRole('link', { name: 'Play', exact: true }).waitFor();
     await update().waitFor();
     expect(await update().isEnabled()).toBe(true);

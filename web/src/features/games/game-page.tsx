@@ -1,7 +1,7 @@
 import type { Game, Participation } from '@hunch/contract';
 import { nextStateChangeAt } from '@hunch/rules';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { errorText, isApiError } from '../../api/client';
 import { useGame, useParticipation } from '../../api/game-queries';
@@ -50,13 +50,19 @@ function useRefreshAtBoundary(game: Game | undefined): void {
 
 function FinishedBanner({ game }: { game: Game }) {
   const when = formatWhen(game.schedule.complete, 'EEEE, MMM d, h:mm a');
+  // 'Submit & Finish' is gone with the question flow: the keyboard goes on from here, not from the
+  // top of the document.
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => title.current?.focus({ preventScroll: true }), []);
   return (
     <section className="card finished-banner" role="status" aria-live="polite">
       <span className="finished-icon" aria-hidden="true">
         ✓
       </span>
       <div>
-        <h2 className="finished-title">Your answers are in!</h2>
+        <h2 className="finished-title" ref={title} tabIndex={-1}>
+          Your answers are in!
+        </h2>
         <p>
           {game.state === 'complete'
             ? 'Results are ready: see how you did.'
