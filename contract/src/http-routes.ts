@@ -99,7 +99,7 @@ const playerRoutes = {
     body: registrationFormSchema,
     file: 'profile_img',
     responses: { 201: profileSchema },
-    errors: [400, 403, 409, 413, 415, 429],
+    errors: [400, 403, 404, 409, 413, 415, 429],
     invalid: { body: { status: 400, message: 'Please fill in every required field' } },
     rateLimit: 'registrations',
   }),
