@@ -1,19 +1,18 @@
 import type { SeasonInput } from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   apiWrite,
   expectCleanSession,
   joinHunchHq,
   logIn,
-  newSession,
   register,
   type Session,
   SMALL_PHONE,
   saveScreenshot,
   seriousViolations,
   settle,
-  useServerAndBrowser,
+  useHostAndPlayer,
 } from './harness';
 import { choicesOutOfReach, lockedInAnswer, panelOf } from './live-game-play';
 
@@ -29,20 +28,9 @@ const LOBBY_MS = 35_000;
 const QUESTION_S = 30;
 
 describe('a live question with twelve choices on a small phone', () => {
-  const setup = useServerAndBrowser({ seed: true });
   let host: Session;
   let player: Session;
-  beforeAll(async () => {
-    const { server, browser } = setup();
-    [host, player] = await Promise.all([
-      newSession(browser, server.baseUrl),
-      newSession(browser, server.baseUrl),
-    ]);
-  });
-  afterAll(async () => {
-    await host?.context.close();
-    await player?.context.close();
-  });
+  useHostAndPlayer({ seed: true }, (s) => ({ host, player } = s));
 
   it('shows every choice within reach, and takes the last one', async () => {
     const stamp = Date.now().toString(36);

@@ -1,7 +1,7 @@
 import type { SeasonInput } from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   apiWrite,
   expectCleanSession,
@@ -13,7 +13,7 @@ import {
   SMALL_PHONE,
   saveScreenshot,
   settle,
-  useServerAndBrowser,
+  useHostAndPlayer,
   WAIT,
 } from './harness';
 import { panelOf } from './live-game-play';
@@ -55,23 +55,12 @@ function titleBox(el: Locator) {
 }
 
 describe('long names and narrow screens', () => {
-  const setup = useServerAndBrowser({ seed: true });
   let host: Session;
   let player: Session;
   const uuids: Record<string, string> = {};
   let liveStart = 0;
 
-  beforeAll(async () => {
-    const { server, browser } = setup();
-    [host, player] = await Promise.all([
-      newSession(browser, server.baseUrl),
-      newSession(browser, server.baseUrl),
-    ]);
-  });
-  afterAll(async () => {
-    await host?.context.close();
-    await player?.context.close();
-  });
+  const setup = useHostAndPlayer({ seed: true }, (s) => ({ host, player } = s));
 
   it('a host writes the long names; a new player joins the community', async () => {
     await logIn(host.page, 'demo_host', 'hunch123');

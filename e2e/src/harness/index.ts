@@ -22,6 +22,7 @@ export {
   CHECK_WAIT,
   type Dialogs,
   expectCleanSession,
+  useHostAndPlayer,
   useJourneySession,
   useServerAndBrowser,
   WAIT,

@@ -55,6 +55,32 @@ export function useJourneySession(
   return setup;
 }
 
+/**
+ * Two browser sessions on a server of their own, a host's and a player's (each logs in or signs up
+ * in the test): opened before the describe block's tests, closed after them. Returns
+ * useServerAndBrowser's getter, for a third session.
+ */
+export function useHostAndPlayer(
+  options: StartServerOptions,
+  take: (sessions: { host: Session; player: Session }) => void,
+): () => { server: RunningServer; browser: Browser } {
+  const setup = useServerAndBrowser(options);
+  const open: Session[] = [];
+  beforeAll(async () => {
+    const { server, browser } = setup();
+    const [host, player] = await Promise.all([
+      newSession(browser, server.baseUrl),
+      newSession(browser, server.baseUrl),
+    ]);
+    open.push(host, player);
+    take({ host, player });
+  });
+  afterAll(async () => {
+    for (const session of open) await session.context.close();
+  });
+  return setup;
+}
+
 /** The end of every journey: no dialog nobody expected, no uncaught page error, no 5xx answer. */
 export function expectCleanSession(unexpectedDialogs: readonly SeenDialog[], problems: PageProblems): void {
   expect(unexpectedDialogs, 'dialogs nobody expected').toEqual([]);
