@@ -66,7 +66,8 @@ export function GameSettings({
         <legend>Schedule</legend>
         <p className="field-hint">
           Times are in your time zone ({viewerTimeZone()}).
-          {locked && ' The game has opened: standby and complete may only move later, while they are ahead.'}
+          {locked &&
+            ` The game has opened: ${labels.standby} and ${labels.complete} may only move later, while they are ahead.`}
         </p>
         <div className="host-grid host-grid-3">
           <DateTimeField

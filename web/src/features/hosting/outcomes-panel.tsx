@@ -112,7 +112,8 @@ export function OutcomesPanel({ game, questions }: { game: HostGame; questions: 
         </ol>
       ) : (
         <p className="note">
-          Outcomes are entered, and questions voided, once answers have closed (at standby).
+          Outcomes are entered, and questions voided, once answers have closed (when submissions close, or a
+          live game starts).
         </p>
       )}
     </section>
