@@ -79,6 +79,22 @@ export function screenshotLog() {
 /** The eyebrow of the question on screen: 'Question 2 of 4 · ...'. */
 export const questionLabel = (i: number) => `Question ${i + 1} of ${QUESTIONS}`;
 
+/**
+ * Opens the page of a live game of one question, joins its lobby and waits through it (at most
+ * `lobbyMs`, and the countdown) until the question is asked: the live panel, then.
+ */
+export async function joinOneQuestionGame(page: Page, path: string, lobbyMs: number): Promise<Locator> {
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Join Lobby', exact: true }).click();
+  await page.waitForURL((url) => url.hash === '#lobby');
+  const panel = panelOf(page);
+  await panel
+    .getByText('Question 1 of 1', { exact: false })
+    .first()
+    .waitFor({ timeout: lobbyMs + 30_000 });
+  return panel;
+}
+
 export async function waitForQuestion(page: Page, i: number): Promise<Locator> {
   const panel = panelOf(page);
   await panel.getByText(questionLabel(i), { exact: false }).first().waitFor({ timeout: 40_000 });

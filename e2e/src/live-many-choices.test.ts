@@ -14,7 +14,7 @@ import {
   settle,
   useHostAndPlayer,
 } from './harness';
-import { choicesOutOfReach, lockedInAnswer, panelOf } from './live-game-play';
+import { choicesOutOfReach, joinOneQuestionGame, lockedInAnswer } from './live-game-play';
 
 /**
  * A live question with the most choices a game may have (12, hosting spec) on the smallest phone
@@ -77,14 +77,7 @@ describe('a live question with twelve choices on a small phone', () => {
 
     const { page } = player;
     await page.setViewportSize(SMALL_PHONE);
-    await page.goto(`/play/hunch-hq/many-${stamp}/${uuid}`);
-    await page.getByRole('button', { name: 'Join Lobby', exact: true }).click();
-    await page.waitForURL((url) => url.hash === '#lobby');
-    const panel = panelOf(page);
-    await panel
-      .getByText('Question 1 of 1', { exact: false })
-      .first()
-      .waitFor({ timeout: LOBBY_MS + 30_000 });
+    const panel = await joinOneQuestionGame(page, `/play/hunch-hq/many-${stamp}/${uuid}`, LOBBY_MS);
     await expect.poll(() => panel.locator('.live-choice').count()).toBe(12);
 
     // The phone's tab bar steps aside for the game; every choice is within reach, none under a bar.

@@ -16,7 +16,7 @@ import {
   useHostAndPlayer,
   WAIT,
 } from './harness';
-import { panelOf } from './live-game-play';
+import { joinOneQuestionGame } from './live-game-play';
 
 /**
  * Names written by hosts and players on phones, against the real server: a host renames Hunch HQ to
@@ -124,14 +124,7 @@ describe('long names and narrow screens', () => {
   it('the live panel shows "Hunch Live" whole at 390 px while the game runs', async () => {
     const { page } = player;
     await page.setViewportSize(PHONE);
-    await page.goto(`/play/hunch-hq/${SERIES}/${uuids.live}`);
-    await page.getByRole('button', { name: 'Join Lobby', exact: true }).click();
-    await page.waitForURL((url) => url.hash === '#lobby');
-    const panel = panelOf(page);
-    await panel
-      .getByText('Question 1 of 1', { exact: false })
-      .first()
-      .waitFor({ timeout: LOBBY_MS + 30_000 });
+    const panel = await joinOneQuestionGame(page, `/play/hunch-hq/${SERIES}/${uuids.live}`, LOBBY_MS);
     const name = panel.locator('.live-bar').getByText(LIVE, { exact: true });
     const box = await titleBox(name);
     expect(box.text).toBe(LIVE);
