@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Plugin, parseSync, runnerImport } from 'vite';
-import { answerCheckFile, CHECK_CHUNKS_FILE } from './first-screen';
+import { answerCheckFile, CHECK_CHUNKS_FILE } from './first-screen.ts';
 
 // How the web build sees @hunch/contract (decisions 023, 025, 031): Vite plugins used by
 // web/vite.config.ts, kept here beside the first-screen figures that read what they produce.

@@ -11,14 +11,14 @@ import {
   contractDeclarationsArePure,
   contractForTheBrowser,
   isEntryContract,
-} from '../scripts/browser-contract';
+} from '../scripts/browser-contract.ts';
 import {
   AFTER_FIRST_RENDER,
   EVERY_PAGE_ANSWERS,
   type FirstAnswer,
   LANDING_PAGES,
   landingFiles,
-} from '../scripts/first-screen';
+} from '../scripts/first-screen.ts';
 
 // The API, uploaded images and sockets are served by the Node server; in dev Vite forwards them so the
 // app stays same-origin (cookies and CSRF work exactly as in production).
