@@ -331,15 +331,22 @@ describe('games: a new user enters a clash for a team and answers', () => {
     const left = dialogs.next('accept');
     await page.getByRole('button', { name: 'Leave the Movie Buffs', exact: true }).click();
     expect((await left).message).toMatch(/^Leave the Movie Buffs\?/);
+    await page.getByRole('button', { name: 'Join the Movie Buffs', exact: true }).waitFor();
+    const playsForNone = async () => {
+      await page.goto(gameUrl);
+      await update().waitFor();
+      await page.getByText('You play for no community in this game.', { exact: true }).waitFor();
+      expect(await represent().isDisabled()).toBe(true);
+      expect(await represent().inputValue()).toBe('');
+      expect(await represent().locator('option:checked').textContent()).toBe('No community');
+      expect(await update().isEnabled()).toBe(true);
+    };
+    // With no team joined (every option disabled), and after joining the one left again.
+    await playsForNone();
+    await page.goto('/communities/the-movie-buffs');
     await page.getByRole('button', { name: 'Join the Movie Buffs', exact: true }).click();
     await page.getByRole('button', { name: 'Leave the Movie Buffs', exact: true }).waitFor();
-    await page.goto(gameUrl);
-    await update().waitFor();
-    await page.getByText('You play for no community in this game.', { exact: true }).waitFor();
-    expect(await represent().isDisabled()).toBe(true);
-    expect(await represent().inputValue()).toBe('');
-    expect(await represent().locator('option:checked').textContent()).toBe('No community');
-    expect(await update().isEnabled()).toBe(true);
+    await playsForNone();
     await checkScreen(page, 'game-team-left');
     await update().click();
     await page.waitForURL((url) => url.pathname === `${gameUrl}/questions`);

@@ -55,7 +55,10 @@ export function SubcommunitySelect({ game, joined, value, locked, onChange }: Su
           aria-describedby="represent-hint"
           onChange={(e) => onChange(e.target.value)}
         >
-          <option value="" disabled>
+          {/* Selected by hand: when every option is disabled (no team joined), the browser selects
+              none, and the select's value ('') then matches nothing, so setting it changes nothing:
+              the box showed blank. */}
+          <option value="" disabled selected={value === ''}>
             {playsForNone ? 'No community' : 'Choose a community…'}
           </option>
           {communities.map(([endpoint, name]) => (
