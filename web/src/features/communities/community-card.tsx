@@ -3,20 +3,17 @@ import { Link } from 'react-router';
 import { communityImageUrl } from '../../api/asset-urls';
 import { communityPath } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
+import { createImageHold } from './image-hold';
 
 /**
  * A list's first image is its page's largest paint: until it is in, the others wait (decision 031),
  * so they do not share the line with it. Released once, for the whole visit.
  */
-let listImagesHeld = true;
-const waiting = new Set<() => void>();
+const listImages = createImageHold();
 
 /** The first image is in (or took too long): the held images are asked for now, without a render. */
 export function releaseListImages(): void {
-  if (!listImagesHeld) return;
-  listImagesHeld = false;
-  for (const show of waiting) show();
-  waiting.clear();
+  listImages.release();
 }
 
 interface CommunityCardProps {
@@ -49,17 +46,13 @@ export function CommunityCard({
   onImageDone,
 }: CommunityCardProps) {
   const url = communityImageUrl(image);
-  const held = holdImage && listImagesHeld;
+  const held = holdImage && listImages.held;
   const img = useRef<HTMLImageElement>(null);
   useEffect(() => {
     if (!held) return;
-    const show = () => {
+    return listImages.whenReleased(() => {
       if (img.current && !img.current.getAttribute('src')) img.current.src = url;
-    };
-    waiting.add(show);
-    return () => {
-      waiting.delete(show);
-    };
+    });
   }, [held, url]);
   return (
     <li className="community-card">
