@@ -14,10 +14,11 @@ import {
 } from './harness';
 
 /**
- * A double click sends one request, against the real server: the community page's join and leave
+ * Quick hands. A double click sends one request, against the real server: the community page's join and leave
  * button (reading 'Joining...' and 'Leaving...' meanwhile, spec §2), the game editor's 'Create
  * game' and the outcomes panel's 'Correct outcome'. Each call is held at the network for a moment,
  * as on a slow line, so the second click lands while the first is on its way.
+ * And a form filled and sent before the page renders (a password manager) sends what it holds.
  */
 
 const SERIES = 'double-clicks';
@@ -182,5 +183,32 @@ describe('a double click sends one request', () => {
     expect(puts).toHaveLength(1);
     await saveScreenshot(page, 'double-click-corrected-outcome', false);
     expectCleanSession([], host.problems);
+  }, 60_000);
+
+  it('a login filled and sent in one go, as a password manager does, sends what the fields hold', async () => {
+    const { server, browser } = setup();
+    const visitor = await newSession(browser, server.baseUrl);
+    const { page } = visitor;
+    await page.goto('/login');
+    const form = page.getByRole('form', { name: 'Log in' });
+    await form.getByLabel('Username', { exact: true }).fill('demo_player');
+    const sent = recordRequests(page, (r) => r.url().includes('/api/login'));
+    const bodies: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/login')) bodies.push(r.postData() ?? '');
+    });
+    // The password typed in and the form sent in the same task: no render comes between them.
+    await form.getByLabel('Password', { exact: true }).evaluate((input: HTMLInputElement) => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, 'hunch123');
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      input.form!.requestSubmit();
+    });
+    await page.waitForURL((url) => url.pathname !== '/login', WAIT);
+    expect(sent).toEqual(['PUT /api/login']);
+    // A multipart body, as the form sends it.
+    expect(bodies[0]).toMatch(/name="username"\r\n\r\ndemo_player\r\n/);
+    expect(bodies[0]).toMatch(/name="password"\r\n\r\nhunch123\r\n/);
+    expectCleanSession([], visitor.problems);
+    await visitor.context.close();
   }, 60_000);
 });

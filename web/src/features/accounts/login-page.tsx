@@ -21,7 +21,7 @@ export function LoginPage() {
 
   const sendOnce = useSingleFlight();
   const login = useMutation({
-    mutationFn: () => logIn(username, password),
+    mutationFn: (sent: { username: string; password: string }) => logIn(sent.username, sent.password),
     onSuccess: async (profile) => {
       // Whatever was cached belonged to the anonymous visitor (joined flags, ranks...).
       await queryClient.cancelQueries();
@@ -31,9 +31,17 @@ export function LoginPage() {
     },
   });
 
+  // What the fields hold as the form is sent, read from the form itself: a password manager (or a
+  // quick Enter) fills a field and submits before the page has rendered the new value, and a value
+  // kept from the last render would send the password short of its last key.
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    sendOnce(() => login.mutateAsync());
+    const fields = new FormData(event.currentTarget);
+    const sent = {
+      username: String(fields.get('username') ?? ''),
+      password: String(fields.get('password') ?? ''),
+    };
+    sendOnce(() => login.mutateAsync(sent));
   };
 
   // Someone already logged in has nothing to do here: on to where the link meant to take them

@@ -44,7 +44,9 @@ export function RegisterPage() {
 
   const sendOnce = useSingleFlight();
   const signUp = useMutation({
-    mutationFn: () => register(registrationForm({ username, password, email, zipcode, dob, gender, image })),
+    // The form as this render holds it, passed in when sent: a function reading the state would be
+    // the last render's but one until the mutation's options catch up after the paint.
+    mutationFn: (form: FormData) => register(form),
     onSuccess: (profile) => {
       // The field checks still watch their queries until this page goes: removed now, they would
       // ask again and hear that the new username is taken. They go when the page does (below).
@@ -66,7 +68,9 @@ export function RegisterPage() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (allConfirmed) sendOnce(() => signUp.mutateAsync());
+    if (!allConfirmed) return;
+    const form = registrationForm({ username, password, email, zipcode, dob, gender, image });
+    sendOnce(() => signUp.mutateAsync(form));
   };
 
   const today = new Date().toISOString().slice(0, 10);
