@@ -376,6 +376,34 @@ describe('hosting journeys', () => {
     );
 
     screen(
+      "host: an opened game's close moved before its open: each problem on its line, on the host's clock",
+      async () => {
+        const page = host.page;
+        const main = mainOf(page);
+        await page.goto(`/host/${COMMUNITY}/${SERIES}/${uuid}`);
+        const close = main.getByLabel('Submissions close', { exact: true });
+        await close.fill(await localInput(page, schedule.open - 60_000));
+        await main.getByRole('button', { name: 'Check', exact: true }).click();
+        await expect.poll(() => close.getAttribute('aria-invalid'), WAIT).toBe('true');
+        const describedBy = ((await close.getAttribute('aria-describedby')) ?? '').split(/\s+/).at(-1);
+        const lines = await page.locator(`[id="${describedBy}"] .host-problem-line`).allTextContents();
+        // Still ahead, it may only move later; if the machine was slow and it passed, it stays.
+        const local = '[A-Z][a-z]{2}, [A-Z][a-z]{2} \\d{1,2}, \\d{4}, \\d{1,2}:\\d{2} [AP]M';
+        expect(lines.map((l) => l.trim())).toEqual([
+          'Submissions must not close before they open',
+          expect.stringMatching(
+            new RegExp(
+              `^(This game opened at ${local}: this time may only move later \\(it is ${local}\\)|This time has passed: it stays ${local})$`,
+            ),
+          ),
+        ]);
+        await checkConsole(page, 'hosting-1-locked-close-refused');
+        // Back as it was: nothing to save, so leaving asks nothing.
+        await close.fill(await localInput(page, schedule.standby));
+      },
+    );
+
+    screen(
       "past standby and complete: the game page says 'Waiting for the host'",
       async () => {
         await Promise.all(

@@ -132,7 +132,11 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
   const state = async () => (await game()).state;
 
   it('refuses an outcome before standby (409), off the slider or for a vote (400), and to others', async () => {
-    expect((await outcome(g.host, { outcome: 60 })).statusCode).toBe(409);
+    const early = await outcome(g.host, { outcome: 60 });
+    expect(early.statusCode).toBe(409);
+    expect(early.body).toMatch(
+      /^Outcomes are entered once answers have closed, at \d{4}-\d\d-\d\dT[\d:.]+Z$/,
+    );
     g.t.clock.now = new Date(g.start + 90 * 60_000);
     const off = await outcome(g.host, { outcome: 101 });
     expect([off.statusCode, off.body]).toEqual([400, 'The outcome must lie on the slider, from 0 to 100']);

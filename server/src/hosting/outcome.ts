@@ -2,6 +2,7 @@ import type { HostOutcome } from '@hunch/contract';
 import type { Db, Queryable } from '../platform/db/database';
 import { HttpError } from '../platform/http/http-error';
 import { type Actor, recordAudit } from './audit-log';
+import { isoTime } from './season-convert';
 import { lockCommunityEndpoint } from './season-queries';
 
 /** What re-scores a scored game inside a transaction: composed in app.ts (scoring, statistics). */
@@ -37,7 +38,7 @@ export function checkOutcome(target: Target, i: number, change: HostOutcome, now
   if (now.getTime() < new Date(target.standby_at).getTime())
     throw new HttpError(
       409,
-      `Outcomes are entered from standby on (${new Date(target.standby_at).toISOString()}), once answers are closed`,
+      `Outcomes are entered once answers have closed, at ${isoTime(new Date(target.standby_at))}`,
     );
   if (!('outcome' in change)) return;
   if (target.kind !== 'predict')

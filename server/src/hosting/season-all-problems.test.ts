@@ -91,6 +91,33 @@ describe.each(dbKinds)('season import: every problem in one answer (%s)', (kind)
     ]);
   });
 
+  it("says an opened game's passed time stays and its time ahead may only move later, at their paths", async () => {
+    const now = t.clock.now.getTime();
+    const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+    const doc = seasonDoc(new Date(now - 2 * HOUR)) as Loose;
+    doc.series[0].endpoint = 'locked-times';
+    doc.series[0].games = [doc.series[0].games[0]];
+    doc.series[0].games[0].schedule = {
+      open: iso(now - 2 * HOUR),
+      standby: iso(now - HOUR),
+      complete: iso(now + HOUR),
+    };
+    const res = await postSeason(admin, doc);
+    expect(res.statusCode, res.body).toBe(200);
+
+    const edited = structuredClone(doc);
+    edited.series[0].games[0].schedule.standby = iso(now - HOUR / 2);
+    edited.series[0].games[0].schedule.complete = iso(now + HOUR / 2);
+    // The place names the field (the file's key, or the console's label): the sentence does not.
+    expectProblems(await refused(edited), [
+      ['series.0.games.0.schedule.standby', `This time has passed: it stays ${iso(now - HOUR)}`],
+      [
+        'series.0.games.0.schedule.complete',
+        `This game opened at ${iso(now - 2 * HOUR)}: this time may only move later (it is ${iso(now + HOUR)})`,
+      ],
+    ]);
+  });
+
   it('checks the sound games of a series and a community whose own fields do not parse', async () => {
     const doc = seasonDoc(future()) as Loose;
     doc.community.name = '';

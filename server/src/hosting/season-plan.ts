@@ -279,9 +279,10 @@ function checkOpenedGame(
     const will = next[field].getTime();
     if (will === was) continue;
     if (was <= now.getTime() || (field === 'complete' && old.scored))
-      at([...schedule, field], `${field} has passed: it stays ${isoTime(old[field])}`);
+      // The problem's place names the field (a file's key, or the console's label for it).
+      at([...schedule, field], `This time has passed: it stays ${isoTime(old[field])}`);
     else if (will < was)
-      at([...schedule, field], `${opened}: ${field} may only move later (it is ${isoTime(old[field])})`);
+      at([...schedule, field], `${opened}: this time may only move later (it is ${isoTime(old[field])})`);
   }
   if (next.synchronous !== old.synchronous)
     at([...path, 'synchronous'], `${opened}: live or not can no longer change`);

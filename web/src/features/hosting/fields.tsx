@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
+import { withLocalTimes } from '../../shared/time-text';
 import { errorIdOf, fieldId } from './error-paths';
 import { fromLocalInput, toLocalInput } from './schedule-time';
 import { listFromText } from './season-edit';
@@ -16,13 +17,22 @@ export function useFieldProblems(path: string): string[] {
   return useContext(ProblemsContext).get(path) ?? [];
 }
 
-/** The messages at `path`, in the element aria-describedby points to (empty when there are none). */
+/**
+ * The messages at `path`, in the element aria-describedby points to (empty when there are none):
+ * each on a line of its own (two at one field read as one sentence otherwise), their times on the
+ * host's clock as the field shows them.
+ */
 export function FieldProblems({ path }: { path: string }) {
   const messages = useFieldProblems(path);
   return (
     <p className="field-message host-problem" id={errorIdOf(path)}>
       {messages.length > 0 && <span className="visually-hidden">Error: </span>}
-      {messages.join(' ')}
+      {messages.map((message, k) => (
+        <span className="host-problem-line" key={message}>
+          {k > 0 && ' '}
+          {withLocalTimes(message)}
+        </span>
+      ))}
     </p>
   );
 }

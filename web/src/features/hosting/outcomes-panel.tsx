@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { errorText } from '../../api/client';
 import { numberText } from '../../shared/question-text';
 import { useSingleFlight } from '../../shared/single-flight';
+import { withLocalTimes } from '../../shared/time-text';
 import { putOutcome, useRefreshHost } from './host-api';
 import { outcomesOpen } from './host-text';
 
@@ -91,7 +92,7 @@ function OutcomeRow({ uuid, q, crowd }: { uuid: string; q: HostQuestion; crowd: 
         {q.voided ? 'Restore' : 'Void'} question {n}
       </button>
       <p className={`field-message ${send.isError ? 'host-problem' : ''}`} id={messageId} role="status">
-        {send.isError ? errorText(send.error) : send.isSuccess ? 'Saved.' : ''}
+        {send.isError ? withLocalTimes(errorText(send.error)) : send.isSuccess ? 'Saved.' : ''}
       </p>
     </li>
   );
