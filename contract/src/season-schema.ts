@@ -79,6 +79,12 @@ const questionBase = {
   text: line(300, 'The question text'),
   image: imageRefSchema.optional(),
   secs_to_answer: secsToAnswer,
+  voided: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Voided by a host once answers closed: it scores 0 for everyone. Exported, so that a copy keeps it; a file without it leaves a void as it is',
+    ),
 };
 
 export const seasonOutcomeSchema = z

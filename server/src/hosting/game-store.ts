@@ -16,6 +16,7 @@ export interface StoredQuestion {
   /** A 'number' outcome, or a 'pending' one once a host entered it. */
   outcome: number | null;
   secs_to_answer: number;
+  voided: boolean;
 }
 
 export interface StoredGame {
@@ -43,8 +44,8 @@ export async function insertQuestions(db: Queryable, gameId: string, questions: 
   for (const [i, q] of questions.entries()) {
     const { rows } = await db.query<{ id: number }>(
       `INSERT INTO questions (game_id, i, kind, text, image, slider_min, slider_max, slider_step, slider_unit,
-                              linked_vote_i, outcome_kind, outcome, secs_to_answer)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+                              linked_vote_i, outcome_kind, outcome, secs_to_answer, voided)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
       [
         gameId,
         i,
@@ -59,6 +60,7 @@ export async function insertQuestions(db: Queryable, gameId: string, questions: 
         q.outcome_kind,
         q.outcome,
         q.secs_to_answer,
+        q.voided,
       ],
     );
     if (q.choices.length === 0) continue;
@@ -163,6 +165,7 @@ interface QuestionRow {
   outcome_kind: OutcomeKind | null;
   outcome: number | null;
   secs_to_answer: number;
+  voided: boolean;
   choices: { text: string; image: string | null }[];
 }
 
@@ -188,7 +191,7 @@ async function loadStoredGames(db: Queryable, where: string, params: unknown[]):
   );
   const questions = await db.query<QuestionRow>(
     `SELECT q.game_id::text AS game_id, q.kind, q.text, q.image, q.slider_min, q.slider_max, q.slider_step,
-            q.slider_unit, q.linked_vote_i, q.outcome_kind, q.outcome, q.secs_to_answer,
+            q.slider_unit, q.linked_vote_i, q.outcome_kind, q.outcome, q.secs_to_answer, q.voided,
             COALESCE((SELECT json_agg(json_build_object('text', c.text, 'image', c.image) ORDER BY c.i)
                         FROM choices c WHERE c.question_id = q.id), '[]') AS choices
        FROM questions q JOIN games g ON g.id = q.game_id
@@ -211,6 +214,7 @@ async function loadStoredGames(db: Queryable, where: string, params: unknown[]):
       outcome_kind: q.outcome_kind,
       outcome: q.outcome,
       secs_to_answer: q.secs_to_answer,
+      voided: q.voided,
     });
     byGame.set(q.game_id, list);
   }

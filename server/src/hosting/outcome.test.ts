@@ -1,7 +1,14 @@
 import type { GameState, SeasonImportResult, SeasonInput } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameClock } from '../games/game-clock';
-import { adminName, holdImportLock, postSeason, signUp, stillPendingAfter } from '../test/hosting-factories';
+import {
+  adminName,
+  holdImportLock,
+  postSeason,
+  signUp,
+  startAdminApp,
+  stillPendingAfter,
+} from '../test/hosting-factories';
 import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
 import { type DbKind, dbKinds } from '../test/test-db';
 
@@ -127,6 +134,9 @@ function playedGame(kind: DbKind) {
   };
 }
 
+const exportOf = (client: TestClient, endpoint: string) =>
+  client.request('GET', `/api/host/export/${endpoint}`, {}, { headers: { accept: 'application/json' } });
+
 describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) => {
   const { g, outcome, board, tick, game, audit } = playedGame(kind);
   const state = async () => (await game()).state;
@@ -195,6 +205,72 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
       ['outcome.corrected', { outcome: 60, voided: false }, { outcome: 80, voided: false }],
       ['outcome.entered', { outcome: null, voided: false }, { outcome: 60, voided: false }],
     ]);
+  });
+
+  it('exports the void: importing it back changes nothing, a copy elsewhere keeps it, a file may not undo it', async () => {
+    const endpoint = g.doc.community.endpoint;
+    const exported = (await exportOf(g.host, endpoint)).json<SeasonInput>();
+    const questions = exported.series![0]!.games![0]!.questions;
+    expect(questions.map((q) => q.voided)).toEqual([undefined, undefined, true]);
+    const again = await postSeason(g.host, exported, { format: 'json' });
+    expect(again.json<SeasonImportResult>().unchanged.questions).toBe(3);
+
+    // A file saved before the void (without it) leaves it as it is; voiding another goes by the console.
+    const before = structuredClone(exported);
+    delete before.series![0]!.games![0]!.questions[2]!.voided;
+    const unchanged = await postSeason(g.host, before, { format: 'json' });
+    expect(unchanged.json<SeasonImportResult>().unchanged.questions).toBe(3);
+    before.series![0]!.games![0]!.questions[0]!.voided = true;
+    const refused = await postSeason(g.host, before, { format: 'json' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      errors: [
+        {
+          path: 'series.0.games.0.questions.0.voided',
+          message: expect.stringMatching(/^This game opened at .+: void its questions in the console/),
+        },
+      ],
+    });
+    expect(
+      (await exportOf(g.host, endpoint)).json<SeasonInput>().series![0]!.games![0]!.questions[0]!.voided,
+    ).toBeUndefined();
+
+    // Another instance, past the game's close: the copy is voided too.
+    const { t: elsewhere, admin } = await startAdminApp(kind);
+    try {
+      elsewhere.clock.now = g.t.clock.now;
+      const copied = await postSeason(admin, exported, { format: 'json' });
+      expect(copied.statusCode, copied.body).toBe(200);
+      const copy = (await exportOf(admin, endpoint)).json<SeasonInput>();
+      expect(copy.series![0]!.games![0]!.questions.map((q) => q.voided)).toEqual([
+        undefined,
+        undefined,
+        true,
+      ]);
+      // Before its answers close a question cannot be voided, by a file no more than in the console.
+      const early = structuredClone(exported);
+      const game = early.series![0]!.games![0]!;
+      game.key = 'w2';
+      const week = 7 * 24 * HOUR;
+      const later = (at: string) => new Date(Date.parse(at) + week).toISOString();
+      game.schedule = {
+        open: later(game.schedule.open),
+        standby: later(game.schedule.standby),
+        complete: later(game.schedule.complete),
+      };
+      const refusedEarly = await postSeason(admin, early, { format: 'json' });
+      expect(refusedEarly.statusCode).toBe(400);
+      expect(refusedEarly.json()).toMatchObject({
+        errors: [
+          {
+            path: 'series.0.games.0.questions.2.voided',
+            message: `A question is voided once answers have closed, at ${new Date(game.schedule.standby).toISOString().replace('.000Z', 'Z')}`,
+          },
+        ],
+      });
+    } finally {
+      await elsewhere.close();
+    }
   });
 });
 

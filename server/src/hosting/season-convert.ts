@@ -18,6 +18,7 @@ function storedQuestion(q: SeasonQuestion, image: ImageName): StoredQuestion {
     text: q.text,
     image: image('questions', q.image),
     secs_to_answer: q.secs_to_answer,
+    voided: q.voided,
   };
   if (q.kind === 'predict') {
     const number = typeof q.outcome === 'number';
@@ -67,7 +68,11 @@ function seasonQuestion(q: StoredQuestion): SeasonQuestionInput {
     text: q.text,
     ...(q.image !== null && { image: q.image }),
   };
-  const secs = q.secs_to_answer !== SECS_TO_ANSWER_DEFAULT ? { secs_to_answer: q.secs_to_answer } : {};
+  // Written only when set, last, as the file's lines are read: a copy elsewhere keeps the void.
+  const secs = {
+    ...(q.secs_to_answer !== SECS_TO_ANSWER_DEFAULT && { secs_to_answer: q.secs_to_answer }),
+    ...(q.voided && { voided: true }),
+  };
   if (q.kind === 'predict') {
     // An entered pending outcome is written as its number: importing it back changes nothing.
     const outcome = q.outcome ?? (q.outcome_kind === 'pending' ? 'pending' : 'crowd');
@@ -114,11 +119,17 @@ function sameOutcome(file: StoredQuestion, stored: StoredQuestion): boolean {
 const content = (q: StoredQuestion) =>
   JSON.stringify([q.kind, q.text, q.image, q.choices, q.slider, q.linked_vote_i, q.secs_to_answer]);
 
-/** How a file's question compares with the stored one: the same, a different outcome only, or more. */
+/**
+ * How a file's question compares with the stored one: the same, a different outcome or a void only
+ * (what a host changes in the console once a game has opened), or more. A file that does not say
+ * `voided` matches a question voided since, as `pending` matches an outcome entered since: a file
+ * saved before the void still imports.
+ */
 export function compareQuestion(file: StoredQuestion, stored: StoredQuestion | undefined) {
   if (!stored) return 'new' as const;
   if (content(file) !== content(stored)) return 'changed' as const;
-  return sameOutcome(file, stored) ? ('same' as const) : ('outcome' as const);
+  if (!sameOutcome(file, stored)) return 'outcome' as const;
+  return file.voided && !stored.voided ? ('void' as const) : ('same' as const);
 }
 
 /** The settings of a game besides its questions, in a comparable form. */

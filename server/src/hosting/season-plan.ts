@@ -192,6 +192,14 @@ function planGames(
           `A live game must complete after its questions end: ${isoTime(new Date(endsAt))} or later`,
         );
     }
+    // A void is a host's call once answers have closed (hosting spec §5): a file carries one over.
+    if (nextGame.standby.getTime() > now.getTime())
+      for (const [qi, q] of nextGame.questions.entries())
+        if (q.voided)
+          at(
+            [...path, 'questions', qi, 'voided'],
+            `A question is voided once answers have closed, at ${isoTime(nextGame.standby)}`,
+          );
     const clash = keptStandby.get(nextGame.standby.getTime());
     if (clash !== undefined)
       at([...path, 'schedule', 'standby'], `Game ${clash} of this series already has this standby time`);
@@ -224,7 +232,7 @@ function planGame(
     verdicts.some((v) => v !== 'same') || next.questions.length !== old.questions.length;
   const questions = {
     created: verdicts.filter((v) => v === 'new').length,
-    updated: verdicts.filter((v) => v === 'changed' || v === 'outcome').length,
+    updated: verdicts.filter((v) => v === 'changed' || v === 'outcome' || v === 'void').length,
     unchanged: verdicts.filter((v) => v === 'same').length,
   };
   const settingsChanged = gameSettings(next) !== gameSettings(old);
@@ -258,13 +266,18 @@ function checkOpenedGame(
   if (questionsChanged) {
     const onlyOutcomes =
       next.questions.length === old.questions.length &&
-      verdicts.every((v) => v === 'same' || v === 'outcome');
+      verdicts.every((v) => v === 'same' || v === 'outcome' || v === 'void');
     if (onlyOutcomes) {
       for (const [i, v] of verdicts.entries()) {
         if (v === 'outcome')
           at(
             [...path, 'questions', i, 'outcome'],
             `${opened}: enter or correct its outcome in the console (PUT /api/host/outcome), which re-scores it`,
+          );
+        else if (v === 'void')
+          at(
+            [...path, 'questions', i, 'voided'],
+            `${opened}: void its questions in the console (PUT /api/host/outcome), which re-scores it`,
           );
       }
     } else {

@@ -46,6 +46,7 @@ export async function createGame(
       choices: q.choices.map((c) => ({ text: c.text, image: c.image ?? null })),
       slider: q.kind === 'predict' && q.slider ? q.slider : null,
       linked_vote_i: q.linked_vote_i ?? null,
+      voided: false,
       // Authoring input knows two outcomes: a number, or none (the crowd median).
       outcome_kind: q.kind !== 'predict' ? null : q.outcome != null ? 'number' : 'crowd',
       outcome: q.kind === 'predict' ? (q.outcome ?? null) : null,

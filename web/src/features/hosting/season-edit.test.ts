@@ -19,12 +19,14 @@ const vote = (text: string): SeasonQuestion => ({
   kind: 'vote',
   text,
   secs_to_answer: 20,
+  voided: false,
   choices: ['A', 'B'],
 });
 const guess = (text: string, linked_vote?: number): SeasonQuestion => ({
   kind: 'guess',
   text,
   secs_to_answer: 20,
+  voided: false,
   choices: ['A', 'B'],
   ...(linked_vote !== undefined && { linked_vote }),
 });
@@ -32,6 +34,7 @@ const predict = (text: string, outcome: number | 'crowd' | 'pending'): SeasonQue
   kind: 'predict',
   text,
   secs_to_answer: 20,
+  voided: false,
   slider: { min: 0, max: 10, step: 1, unit: 'km' },
   outcome,
 });

@@ -64,7 +64,7 @@ export function editableGame(game: SeasonGame): SeasonGame {
 
 /** A new question of a kind: empty texts for the host to fill, a slider from 0 to 100. */
 export function newQuestion(kind: QuestionKind): SeasonQuestion {
-  const base = { text: '', secs_to_answer: SECS_TO_ANSWER_DEFAULT };
+  const base = { text: '', secs_to_answer: SECS_TO_ANSWER_DEFAULT, voided: false };
   if (kind === 'predict')
     return { kind, ...base, slider: { min: 0, max: 100, step: 1, unit: '' }, outcome: 'pending' };
   return { kind, ...base, choices: [{ text: '' }, { text: '' }] };
@@ -79,7 +79,7 @@ export function withKind(q: SeasonQuestion, kind: QuestionKind): SeasonQuestion 
   const fresh = newQuestion(kind);
   const keep = { text: q.text, secs_to_answer: q.secs_to_answer, ...(q.image && { image: q.image }) };
   if (kind === 'predict' || q.kind === 'predict') return { ...fresh, ...keep } as SeasonQuestion;
-  return { kind, ...keep, choices: editableChoices(q) } as SeasonQuestion;
+  return { ...fresh, ...keep, choices: editableChoices(q) } as SeasonQuestion;
 }
 
 /** Renumbers every guess's linked_vote (1-based) through `map`; undefined unlinks it. */
