@@ -141,7 +141,7 @@ describe('calendar and sharing: pictures, Add to calendar, the feed, Share and i
   });
 
   screen("calendar feed: a webcal link to the community's games", async () => {
-    const feed = page.getByRole('link', { name: "Subscribe to Hunch HQ's games" });
+    const feed = page.getByRole('link', { name: 'Subscribe to the games of Hunch HQ' });
     const href = (await feed.getAttribute('href')) ?? '';
     const host = new URL(baseUrl).host;
     expect(href).toBe(`webcal://${host}/api/calendar/community/hunch-hq.ics`);
@@ -226,6 +226,10 @@ describe('calendar and sharing: pictures, Add to calendar, the feed, Share and i
       .getByRole('link', { name: new RegExp(`^${DONE_GAME},`) })
       .first()
       .click();
+    // A complete game lies in the past: no 'Add to calendar', the community's feed still offered.
+    const links = page.getByRole('region', { name: 'Calendar and sharing' });
+    await links.getByRole('link', { name: 'Subscribe to the games of Hunch HQ' }).waitFor();
+    expect(await links.getByRole('link', { name: 'Add to calendar' }).count()).toBe(0);
     await page.getByRole('button', { name: 'See results', exact: true }).click();
     await page.waitForURL((url) => url.pathname.endsWith('/results/leaderboard'));
     const doneUuid = new URL(page.url()).pathname.split('/')[4]!;

@@ -12,8 +12,8 @@ function CalendarIcon() {
 }
 
 /**
- * A game's ways out of the app: 'Add to calendar' (an .ics file of the game, while it is still to
- * be played), a subscription to every game of its community (a webcal:// feed a calendar app keeps
+ * A game's ways out of the app: 'Add to calendar' (an .ics file of the game, until its results are
+ * due), a subscription to every game of its community (a webcal:// feed a calendar app keeps
  * up to date) and 'Share'.
  */
 export function AddToCalendar({ game }: { game: Game }) {
@@ -25,7 +25,8 @@ export function AddToCalendar({ game }: { game: Game }) {
         Calendar and sharing
       </h2>
       <div className="game-links-row">
-        {game.state !== 'complete' && (
+        {/* Once results are due (complete passed), the whole event lies in the past. */}
+        {game.state !== 'results' && game.state !== 'complete' && (
           <a className="button button-secondary" href={file} download>
             <CalendarIcon /> Add to calendar
           </a>
@@ -33,8 +34,9 @@ export function AddToCalendar({ game }: { game: Game }) {
         <ShareButton game={game} />
       </div>
       <p className="note">
-        <a href={feed}>Subscribe to {game.community.name}'s games</a> in your calendar app: new games appear
-        by themselves.
+        {/* Not '…'s games': a name ending in s ('Chart Toppers') would read wrong. */}
+        <a href={feed}>Subscribe to the games of {game.community.name}</a> in your calendar app: new games
+        appear by themselves.
       </p>
     </section>
   );
