@@ -198,6 +198,30 @@ describe('live game on a phone: Back, and a dropped connection', () => {
     },
   );
 
+  screen(
+    'live: the network goes mid-question: said at once; an answer sent meanwhile is not called missing',
+    async () => {
+      const page = session.page;
+      const panel = await waitForQuestion(page, 2);
+      // The browser's offline signal, as a phone entering a tunnel gives it.
+      await session.context.setOffline(true);
+      // At once, not after the connection's heartbeat (about half a minute).
+      await panel.getByText('Connection lost. Reconnecting…').waitFor({ timeout: 5_000 });
+      const choices = panel.locator('.live-choice');
+      if ((await choices.count()) > 0) await choices.first().click();
+      else await panel.getByRole('button', { name: 'Submit Answer' }).click();
+      await panel.getByText('Sending your answer…').waitFor(WAIT);
+      await panel.getByText('Time’s up!').waitFor({ timeout: (QUESTION_S + 5) * 1000 });
+      // Whether it arrived is not known yet: not 'No answer this time.', not 'Answer again'.
+      await panel.getByText('Your answer was sent: waiting to hear whether it arrived in time…').waitFor();
+      expect(await panel.getByText('No answer this time.').count()).toBe(0);
+      expect(await panel.getByText(/Answer again/).count()).toBe(0);
+      await saveScreenshot(page, 'live-offline-answer-sent-390x844', false);
+      await session.context.setOffline(false);
+      await panel.getByText('Connection lost. Reconnecting…').waitFor({ state: 'hidden', timeout: 20_000 });
+    },
+  );
+
   screen("live: at 'Game complete!' the tab bar is back", async () => {
     const page = session.page;
     await panelOf(page).getByRole('heading', { name: 'Game complete!' }).waitFor({ timeout: 90_000 });

@@ -9,7 +9,7 @@ import { loginLinkFor } from '../../shared/paths';
 import { LiveQuestion } from './live-question';
 import { resultAnnouncement, standingText } from './live-result';
 import { BetweenScreen, CompleteScreen, CountdownScreen, LobbyScreen, PlayerCount } from './live-screens';
-import type { LiveStage } from './live-state';
+import { closedText, type LiveStage } from './live-state';
 import { useLiveGame } from './use-live-game';
 
 interface LivePanelProps {
@@ -185,7 +185,10 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
             }
             total={total}
             joined={joined === true}
-            error={stage.last && state.answerError?.i === stage.last.i ? state.answerError.text : null}
+            sending={stage.last !== null && state.sending === stage.last.i}
+            error={
+              stage.last && state.answerError?.i === stage.last.i ? closedText(state.answerError.text) : null
+            }
             result={closed}
           />
         );

@@ -139,6 +139,7 @@ export function BetweenScreen({
   stored,
   total,
   joined,
+  sending,
   error,
   result,
 }: {
@@ -146,6 +147,8 @@ export function BetweenScreen({
   stored: LiveAnswer | undefined;
   total: number;
   joined: boolean;
+  /** The answer to the last question is still on its way: whether it counts is not known yet. */
+  sending: boolean;
   /** Why the answer to the last question did not count ('Too late: ...'). */
   error: string | null;
   /** The closed question's result, once the server has sent it. */
@@ -168,7 +171,12 @@ export function BetweenScreen({
         {last ? 'Time’s up!' : 'Next question coming up'}
       </h2>
       {/* An answer that was refused is explained by the error alone, not also as "no answer". */}
-      {last && joined && (stored || !error) && (
+      {last && joined && sending && !stored && (
+        <p className="live-your-answer" role="status">
+          Your answer was sent: waiting to hear whether it arrived in time…
+        </p>
+      )}
+      {last && joined && !sending && (stored || !error) && (
         <p
           className={
             stored ? `live-your-answer ${verdict === 'wrong' ? 'is-wrong' : 'is-locked'}` : 'live-your-answer'

@@ -1,6 +1,12 @@
 import type { LiveQuestionEvent, QuestionResultEvent } from '@hunch/contract';
 import { describe, expect, it } from 'vitest';
-import { ANSWER_NOT_CONFIRMED, initialLiveState, type LiveState, liveReducer } from './live-state';
+import {
+  ANSWER_NOT_CONFIRMED,
+  closedText,
+  initialLiveState,
+  type LiveState,
+  liveReducer,
+} from './live-state';
 
 // The live screen's state: an answer whose acknowledgement is lost with the connection must not
 // leave the player unable to answer again.
@@ -219,5 +225,16 @@ describe('live state: lobby', () => {
     expect(s.players).toBe(1);
     expect(liveReducer(resumed(true, 4), { type: 'lobby', joined: true }).players).toBe(4);
     expect(liveReducer(resumed(false, 4), { type: 'lobby', joined: false }).players).toBe(4);
+  });
+});
+
+describe('an answer problem once its question has closed', () => {
+  it('no longer asks to answer again, and keeps any other problem as it is', () => {
+    expect(ANSWER_NOT_CONFIRMED).toMatch(/Answer again/);
+    expect(closedText(ANSWER_NOT_CONFIRMED)).not.toMatch(/Answer again/);
+    expect(closedText(ANSWER_NOT_CONFIRMED)).toMatch(
+      /^Your answer was not confirmed before the question closed/,
+    );
+    expect(closedText('Too late: the question had closed')).toBe('Too late: the question had closed');
   });
 });

@@ -68,6 +68,16 @@ export type LiveAction =
 /** Shown when an answer's acknowledgement never came; the resume shows it if it was stored. */
 export const ANSWER_NOT_CONFIRMED = 'Your answer was not confirmed. Answer again.';
 
+/**
+ * An answer's problem once its question has closed: 'Answer again' no longer can be done. An
+ * unconfirmed answer may still have been stored; the resume on reconnection shows it if so.
+ */
+export function closedText(problem: string): string {
+  return problem === ANSWER_NOT_CONFIRMED
+    ? 'Your answer was not confirmed before the question closed. If it arrived, it shows here once the connection is back.'
+    : problem;
+}
+
 export const initialLiveState: LiveState = {
   connection: 'connecting',
   problem: null,

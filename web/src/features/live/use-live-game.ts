@@ -88,6 +88,13 @@ export function useLiveGame({
         problem: socket.active ? null : 'The game server closed the connection',
       });
     });
+    // The browser says at once when its network goes; the connection's heartbeat would notice only
+    // after up to half a minute, with an answer 'sending' all the while. Closing the transport
+    // reports the answer unconfirmed now, and socket.io reconnects once the network is back.
+    const offline = () => {
+      if (socket.connected) socket.io.engine?.close();
+    };
+    window.addEventListener('offline', offline);
     socket.on('latency', (ack) => ack());
     socket.on('resume', (event) => dispatch({ type: 'resume', event, now: Date.now() }));
     socket.on('lobby_count', ({ count }) => dispatch({ type: 'count', count }));
@@ -98,6 +105,7 @@ export function useLiveGame({
     socket.on('game_complete', () => dispatch({ type: 'complete' }));
 
     return () => {
+      window.removeEventListener('offline', offline);
       socket.removeAllListeners();
       socket.disconnect();
       socketRef.current = null;
