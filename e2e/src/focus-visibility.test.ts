@@ -234,6 +234,29 @@ describe('focus visibility: a keyboard player sees what has focus on long pages'
     expect(hidden).toEqual([]);
   }
 
+  screen(
+    "a date field keeps its focus ring on its calendar button (inside the field's own shadow tree)",
+    async () => {
+      await page.goto('/register');
+      const dob = page.getByLabel('Date of birth', { exact: false }).first();
+      await dob.focus();
+      // Tab walks the date's month, day and year, then its calendar button; the field keeps the focus.
+      const rings: string[] = [];
+      for (let k = 0; k < 8; k++) {
+        const shown = await page.evaluate(() => {
+          const el = document.activeElement as HTMLInputElement | null;
+          if (el?.type !== 'date') return null;
+          return getComputedStyle(el).boxShadow;
+        });
+        if (shown === null) break;
+        rings.push(shown);
+        await page.keyboard.press('Tab');
+      }
+      expect(rings.length, 'Tab stops in the date field').toBe(4);
+      expect(rings.filter((ring) => ring === 'none')).toEqual([]);
+    },
+  );
+
   screen('log in as demo_player', async () => {
     await logIn(page, 'demo_player', 'hunch123');
   });
