@@ -110,8 +110,13 @@ describe('season edits: kinds, keys, duplicates', () => {
     expect(laterSchedule(s, new Date('2026-12-20T00:00:00Z')).open).toBe('2026-12-22T18:00:00Z');
   });
 
-  it('a duplicate has the same questions, a new key and schedule, and its outcomes pending again', () => {
-    const original = game([vote('v1'), guess('g2', 1), predict('p3', 7), predict('p4', 'crowd')]);
+  it('a duplicate has the same questions, a new key and schedule, its outcomes pending again, none voided', () => {
+    const original = game([
+      vote('v1'),
+      guess('g2', 1),
+      { ...predict('p3', 7), voided: true },
+      predict('p4', 'crowd'),
+    ]);
     const schedule = laterSchedule(original.schedule, new Date('2026-11-01T00:00:00Z'));
     const copy = duplicateGame({ ...original, name: 'Week 1' }, 'week-2', schedule);
     expect(copy.key).toBe('week-2');
@@ -127,8 +132,9 @@ describe('season edits: kinds, keys, duplicates', () => {
       'pending',
       'crowd',
     ]);
+    expect(copy.questions.map((q) => q.voided)).toEqual([false, false, false, false]);
     // Nothing is shared with the original.
-    expect(original.questions[2]).toMatchObject({ outcome: 7 });
+    expect(original.questions[2]).toMatchObject({ outcome: 7, voided: true });
     expect(original.questions[0]).toMatchObject({ choices: ['A', 'B'] });
   });
 

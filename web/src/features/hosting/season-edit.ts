@@ -168,11 +168,13 @@ export function nextName(name: string | undefined): string | undefined {
 /**
  * A copy of a game for Duplicate (hosting spec §2): the same questions under a new key and
  * schedule, and the next name when it is numbered. Numeric outcomes are the old game's truths, so
- * they become pending again; 'crowd' stays.
+ * they become pending again; 'crowd' stays. A void was the old game's call: the copy asks them all.
  */
 export function duplicateGame(game: SeasonGame, key: string, schedule: Schedule): SeasonGame {
   const questions = game.questions.map((q) =>
-    q.kind === 'predict' && typeof q.outcome === 'number' ? { ...q, outcome: 'pending' as const } : q,
+    q.kind === 'predict' && typeof q.outcome === 'number'
+      ? { ...q, outcome: 'pending' as const, voided: false }
+      : { ...q, voided: false },
   );
   const copy = { ...structuredClone(game), key, schedule, questions: structuredClone(questions) };
   const name = nextName(game.name);
