@@ -241,6 +241,13 @@ export default defineConfig({
         // every module pure, and minified libraries have them (Preact's style setter is one).
         moduleSideEffects: (id) => (id.startsWith(contractDir) ? false : undefined),
       },
+      // React Router looks React 19's `use` and `useOptimistic` up by name and goes without them
+      // when absent, as under Preact: the warning that they are undefined says what it expects.
+      onLog(level, log, handler) {
+        const reactRouter = /[\\/]node_modules[\\/]react-router[\\/]/.test(log.id ?? '');
+        if (log.code === 'IMPORT_IS_UNDEFINED' && reactRouter) return;
+        handler(level, log);
+      },
       output: {
         codeSplitting: {
           groups: [
