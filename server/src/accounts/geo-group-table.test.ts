@@ -15,6 +15,16 @@ describe('geo-groups', () => {
     expect(geoGroupFor('79843')).toEqual({ endpoint: 'marfa-tx', name: 'Marfa, TX' });
   });
 
+  it("places a hub at its zipcodes' median: one record off by its sign does not move New York", () => {
+    // Manhattan, the Bronx and Hoboken; New Haven joins Connecticut's largest metro (the mean had
+    // it in New York's).
+    for (const z of ['10001', '10451', '07030'])
+      expect(geoGroupFor(z)).toEqual({ endpoint: 'greater-new-york-ny', name: 'Greater New York, NY' });
+    expect(geoGroupFor('06511')?.name).toBe('Greater Hartford, CT');
+    // A military post office (most have no place: 0, 0) is no metro: its zipcode keeps its own group.
+    expect(geoGroupFor('09001')).toEqual({ endpoint: 'apo-ae', name: 'Apo, AE' });
+  });
+
   it('knows no group for what is not a known 5-digit US zipcode', () => {
     for (const z of ['00000', '99999', '7700', '770021', 'abcde', '', ' 7700', '77\u00000'])
       expect(geoGroupFor(z)).toBeUndefined();

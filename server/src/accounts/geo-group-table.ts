@@ -14,6 +14,7 @@ import zipcodes from 'zipcodes';
  */
 const HUB_COUNT = 150;
 const METRO_RADIUS_MILES = 45;
+const MILITARY_POST = new Set(['AA', 'AE', 'AP']);
 
 export interface GeoGroup {
   endpoint: string;
@@ -33,21 +34,34 @@ interface Hub {
   lon: number;
 }
 
+/** The middle value (the mean of the two middle ones for an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * A hub sits at the median of its zipcodes' coordinates, not their mean: one record with a wrong
+ * sign (New York's 10200 lies at +73.95) moved the mean 50 miles out to sea, and Manhattan into
+ * "Greater Brooklyn".
+ */
 function metroHubs(): Hub[] {
-  const byCity = new Map<string, { city: string; state: string; n: number; lat: number; lon: number }>();
+  const byCity = new Map<string, { city: string; state: string; lats: number[]; lons: number[] }>();
   for (const z of Object.values(zipcodes.codes)) {
-    if (z.country !== 'US') continue;
+    // Military post offices (APO/FPO/DPO, 'states' AA, AE and AP) are no metro: most of their
+    // zipcodes have no place at all (0, 0), and each keeps its own group.
+    if (z.country !== 'US' || MILITARY_POST.has(z.state)) continue;
     const key = `${z.city}|${z.state}`;
-    const c = byCity.get(key) ?? { city: z.city, state: z.state, n: 0, lat: 0, lon: 0 };
-    c.n += 1;
-    c.lat += z.latitude;
-    c.lon += z.longitude;
+    const c = byCity.get(key) ?? { city: z.city, state: z.state, lats: [], lons: [] };
+    c.lats.push(z.latitude);
+    c.lons.push(z.longitude);
     byCity.set(key, c);
   }
   return [...byCity.values()]
-    .sort((a, b) => b.n - a.n)
+    .sort((a, b) => b.lats.length - a.lats.length)
     .slice(0, HUB_COUNT)
-    .map((c) => ({ city: c.city, state: c.state, lat: c.lat / c.n, lon: c.lon / c.n }));
+    .map((c) => ({ city: c.city, state: c.state, lat: median(c.lats), lon: median(c.lons) }));
 }
 
 function milesBetween(lat1: number, lon1: number, lat2: number, lon2: number): number {
