@@ -1,3 +1,4 @@
+import { PROFILE_IMAGE_MAX_BYTES } from '@hunch/contract';
 import { useEffect, useId, useState } from 'react';
 import { userImageUrl } from '../../api/asset-urls';
 import { SafeImg } from '../../shared/safe-img';
@@ -7,6 +8,16 @@ export const IMAGE_ACCEPT = 'image/png,image/jpeg';
 /** Spec §5: JPEG or PNG, recognised by a type containing "image" (the server checks the bytes). */
 export function isAcceptedImage(file: File): boolean {
   return file.type.includes('image') && IMAGE_ACCEPT.split(',').includes(file.type);
+}
+
+/**
+ * Why a picked profile image cannot go (null when it can), said before it is sent: at sign-up as
+ * on the profile, so a 9 MB photo is not uploaded only to be refused.
+ */
+export function imageProblem(file: File): string | null {
+  if (!isAcceptedImage(file)) return 'Choose a JPEG or PNG image.';
+  if (file.size > PROFILE_IMAGE_MAX_BYTES) return 'That image is too large (5 MB at most).';
+  return null;
 }
 
 /** The optional profile image of the registration form, with a preview of the chosen file. */
@@ -44,8 +55,9 @@ export function ImagePicker({
           aria-describedby={`${id}-message`}
           onChange={(e) => {
             const chosen = e.target.files?.[0] ?? null;
-            if (chosen && !isAcceptedImage(chosen)) {
-              setError('Choose a JPEG or PNG image.');
+            const problem = chosen && imageProblem(chosen);
+            if (problem) {
+              setError(problem);
               e.target.value = '';
               onChange(null);
               return;

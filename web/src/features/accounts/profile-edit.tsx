@@ -1,11 +1,11 @@
-import { PROFILE_IMAGE_MAX_BYTES, type Profile } from '@hunch/contract';
+import type { Profile } from '@hunch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { bumpImageVersion } from '../../shared/image-version';
 import { setProfileVisibility, uploadProfileImage } from './account-api';
-import { IMAGE_ACCEPT, isAcceptedImage } from './image-picker';
+import { IMAGE_ACCEPT, imageProblem } from './image-picker';
 
 const UPLOAD_CONFIRM = 'Upload new profile image? This will replace your old one.';
 
@@ -57,8 +57,8 @@ export function ProfileEdit({ profile }: { profile: Profile }) {
     // Clearing the input lets the same file be picked again after a cancel or an error.
     input.value = '';
     if (!file) return;
-    if (!isAcceptedImage(file)) return setFileError('Choose a JPEG or PNG image.');
-    if (file.size > PROFILE_IMAGE_MAX_BYTES) return setFileError('That image is too large (5 MB at most).');
+    const problem = imageProblem(file);
+    if (problem) return setFileError(problem);
     setFileError(null);
     if (window.confirm(UPLOAD_CONFIRM)) upload.mutate(file);
   };

@@ -150,7 +150,14 @@ export function RegisterPage() {
             required
           />
           <GenderField value={gender} onChange={setGender} />
-          <ImagePicker file={image} onChange={setImage} />
+          <ImagePicker
+            file={image}
+            onChange={(file) => {
+              // The last sign-up's refusal of the image is not about this one.
+              setImage(file);
+              signUp.reset();
+            }}
+          />
           <p className="warning" role="note">
             Double-check account details! Account details currently cannot be changed or recovered.
           </p>
