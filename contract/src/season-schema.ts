@@ -81,7 +81,7 @@ const questionBase = {
   secs_to_answer: secsToAnswer,
   voided: z
     .boolean()
-    .default(false)
+    .optional()
     .describe(
       'Voided by a host once answers closed: it scores 0 for everyone. Exported, so that a copy keeps it; a file without it leaves a void as it is',
     ),

@@ -16,7 +16,8 @@ export interface StoredQuestion {
   /** A 'number' outcome, or a 'pending' one once a host entered it. */
   outcome: number | null;
   secs_to_answer: number;
-  voided: boolean;
+  /** As stored; from a file, undefined when the file does not say (a void then stays as it is). */
+  voided?: boolean;
 }
 
 export interface StoredGame {
@@ -60,7 +61,7 @@ export async function insertQuestions(db: Queryable, gameId: string, questions: 
         q.outcome_kind,
         q.outcome,
         q.secs_to_answer,
-        q.voided,
+        q.voided ?? false,
       ],
     );
     if (q.choices.length === 0) continue;

@@ -215,20 +215,23 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
     const again = await postSeason(g.host, exported, { format: 'json' });
     expect(again.json<SeasonImportResult>().unchanged.questions).toBe(3);
 
-    // A file saved before the void (without it) leaves it as it is; voiding another goes by the console.
+    // A file saved before the void (without it) leaves it as it is; voiding another question, or
+    // restoring this one, in a file goes by the console.
     const before = structuredClone(exported);
     delete before.series![0]!.games![0]!.questions[2]!.voided;
     const unchanged = await postSeason(g.host, before, { format: 'json' });
     expect(unchanged.json<SeasonImportResult>().unchanged.questions).toBe(3);
     before.series![0]!.games![0]!.questions[0]!.voided = true;
+    before.series![0]!.games![0]!.questions[2]!.voided = false;
     const refused = await postSeason(g.host, before, { format: 'json' });
     expect(refused.statusCode).toBe(400);
+    const inConsole = expect.stringMatching(
+      /^This game opened at .+: void or restore its questions in the console/,
+    );
     expect(refused.json()).toMatchObject({
       errors: [
-        {
-          path: 'series.0.games.0.questions.0.voided',
-          message: expect.stringMatching(/^This game opened at .+: void its questions in the console/),
-        },
+        { path: 'series.0.games.0.questions.0.voided', message: inConsole },
+        { path: 'series.0.games.0.questions.2.voided', message: inConsole },
       ],
     });
     expect(
@@ -350,5 +353,32 @@ describe.each(dbKinds)('restoring a voided pending question (%s)', (kind) => {
       ['question.restored', { outcome: 60, voided: true }, { outcome: 60, voided: false }],
       ['outcome.entered', { outcome: null, voided: true }, { outcome: 60, voided: true }],
     ]);
+  });
+});
+
+describe.each(dbKinds)('a file saved before a void, moving the results later (%s)', (kind) => {
+  const { g, outcome } = playedGame(kind);
+
+  it('keeps the void, and the audit log says so', async () => {
+    g.t.clock.now = new Date(g.start + 90 * 60_000);
+    expect((await outcome(g.host, { void: true }, 0)).statusCode).toBe(200);
+    const file = structuredClone(g.doc);
+    const game = file.series![0]!.games![0]!;
+    game.schedule.complete = new Date(g.start + 3 * HOUR).toISOString();
+    const res = await postSeason(g.host, file);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<SeasonImportResult>().updated.games).toBe(1);
+    const exported = (await exportOf(g.host, g.doc.community.endpoint)).json<SeasonInput>();
+    expect(exported.series![0]!.games![0]!.questions.map((q) => q.voided)).toEqual([
+      true,
+      undefined,
+      undefined,
+    ]);
+    const entries = (await g.host.get(`/api/host/audit/${g.doc.community.endpoint}`)).json().entries;
+    const updated = entries.find((e: { action: string }) => e.action === 'game.updated');
+    expect(updated.new.questions[0].voided).toBe(true);
+    expect(updated.new.schedule.complete).toBe(
+      new Date(g.start + 3 * HOUR).toISOString().replace('.000Z', 'Z'),
+    );
   });
 });

@@ -109,7 +109,11 @@ export async function applyPlan(tx: Queryable, plan: SeasonPlan, actor: Actor): 
           action: 'game.updated',
           target,
           old: { uuid: old.uuid, ...seasonGame(old) },
-          new: { uuid: old.uuid, ...seasonGame(g.next) },
+          // Questions not replaced stay as stored (a void or an entered outcome the file leaves out).
+          new: {
+            uuid: old.uuid,
+            ...seasonGame(g.replaceQuestions ? g.next : { ...g.next, questions: old.questions }),
+          },
         });
       }
     }

@@ -18,7 +18,7 @@ function storedQuestion(q: SeasonQuestion, image: ImageName): StoredQuestion {
     text: q.text,
     image: image('questions', q.image),
     secs_to_answer: q.secs_to_answer,
-    voided: q.voided,
+    ...(q.voided !== undefined && { voided: q.voided }),
   };
   if (q.kind === 'predict') {
     const number = typeof q.outcome === 'number';
@@ -120,16 +120,16 @@ const content = (q: StoredQuestion) =>
   JSON.stringify([q.kind, q.text, q.image, q.choices, q.slider, q.linked_vote_i, q.secs_to_answer]);
 
 /**
- * How a file's question compares with the stored one: the same, a different outcome or a void only
+ * How a file's question compares with the stored one: the same, a different outcome or void only
  * (what a host changes in the console once a game has opened), or more. A file that does not say
  * `voided` matches a question voided since, as `pending` matches an outcome entered since: a file
- * saved before the void still imports.
+ * saved before the void still imports. One that says it otherwise asks for a change.
  */
 export function compareQuestion(file: StoredQuestion, stored: StoredQuestion | undefined) {
   if (!stored) return 'new' as const;
   if (content(file) !== content(stored)) return 'changed' as const;
   if (!sameOutcome(file, stored)) return 'outcome' as const;
-  return file.voided && !stored.voided ? ('void' as const) : ('same' as const);
+  return file.voided === undefined || file.voided === !!stored.voided ? ('same' as const) : ('void' as const);
 }
 
 /** The settings of a game besides its questions, in a comparable form. */

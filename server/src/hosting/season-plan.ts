@@ -192,20 +192,22 @@ function planGames(
           `A live game must complete after its questions end: ${isoTime(new Date(endsAt))} or later`,
         );
     }
-    // A void is a host's call once answers have closed (hosting spec §5): a file carries one over.
-    if (nextGame.standby.getTime() > now.getTime())
-      for (const [qi, q] of nextGame.questions.entries())
-        if (q.voided)
-          at(
-            [...path, 'questions', qi, 'voided'],
-            `A question is voided once answers have closed, at ${isoTime(nextGame.standby)}`,
-          );
     const clash = keptStandby.get(nextGame.standby.getTime());
     if (clash !== undefined)
       at([...path, 'schedule', 'standby'], `Game ${clash} of this series already has this standby time`);
     // A key used twice is the document's problem: only its first game is compared with the stored.
     const stored = keysSeen.has(g.key) ? undefined : storedGames.find((x) => x.key === g.key);
     keysSeen.add(g.key);
+    // A void is a host's call once answers have closed (hosting spec §5): a file carries one over.
+    // An opened game's new void is reported as a change its console makes (checkOpenedGame).
+    const opened = stored !== undefined && stored.open.getTime() <= now.getTime();
+    if (nextGame.standby.getTime() > now.getTime() && !opened)
+      for (const [qi, q] of nextGame.questions.entries())
+        if (q.voided)
+          at(
+            [...path, 'questions', qi, 'voided'],
+            `A question is voided once answers have closed, at ${isoTime(nextGame.standby)}`,
+          );
     return planGame(path, nextGame, stored, now, at);
   });
 }
@@ -277,7 +279,7 @@ function checkOpenedGame(
         else if (v === 'void')
           at(
             [...path, 'questions', i, 'voided'],
-            `${opened}: void its questions in the console (PUT /api/host/outcome), which re-scores it`,
+            `${opened}: void or restore its questions in the console (PUT /api/host/outcome), which re-scores it`,
           );
       }
     } else {
