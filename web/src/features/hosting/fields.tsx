@@ -27,7 +27,7 @@ export function FieldProblems({ path }: { path: string }) {
   return (
     <p className="field-message host-problem" id={errorIdOf(path)}>
       {messages.length > 0 && <span className="visually-hidden">Error: </span>}
-      {messages.map((message, k) => (
+      {[...new Set(messages)].map((message, k) => (
         <span className="host-problem-line" key={message}>
           {k > 0 && ' '}
           {withLocalTimes(message)}

@@ -185,7 +185,13 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
             }
             total={total}
             joined={joined === true}
-            sending={stage.last !== null && state.sending === stage.last.i}
+            sending={
+              stage.last === null || state.sending !== stage.last.i
+                ? null
+                : state.connection === 'connected'
+                  ? 'sent'
+                  : 'queued'
+            }
             error={
               stage.last && state.answerError?.i === stage.last.i ? closedText(state.answerError.text) : null
             }

@@ -147,8 +147,11 @@ export function BetweenScreen({
   stored: LiveAnswer | undefined;
   total: number;
   joined: boolean;
-  /** The answer to the last question is still on its way: whether it counts is not known yet. */
-  sending: boolean;
+  /**
+   * The answer to the last question is not acknowledged: 'sent' on its way, 'queued' waiting for the
+   * connection (it will reach the server after the question closed); null when neither.
+   */
+  sending: 'sent' | 'queued' | null;
   /** Why the answer to the last question did not count ('Too late: ...'). */
   error: string | null;
   /** The closed question's result, once the server has sent it. */
@@ -173,10 +176,12 @@ export function BetweenScreen({
       {/* An answer that was refused is explained by the error alone, not also as "no answer". */}
       {last && joined && sending && !stored && (
         <p className="live-your-answer" role="status">
-          Your answer was sent: waiting to hear whether it arrived in time…
+          {sending === 'sent'
+            ? 'Your answer was sent: waiting to hear whether it arrived in time…'
+            : 'Your answer is waiting for the connection: it will likely be too late for this question.'}
         </p>
       )}
-      {last && joined && !sending && (stored || !error) && (
+      {last && joined && (stored || (!sending && !error)) && (
         <p
           className={
             stored ? `live-your-answer ${verdict === 'wrong' ? 'is-wrong' : 'is-locked'}` : 'live-your-answer'
