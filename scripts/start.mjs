@@ -1,16 +1,17 @@
-// `npm start`: builds the web app if it has not been built yet and bundles the server (always: it
-// takes well under a second, decision 026), then runs the bundle in this process's place (signals
+// `npm start`: builds the web app if web/dist holds no build of its sources as they are now (a first
+// start, or a pull since the last build) and bundles the server (always: it takes well under a
+// second, decision 026), then runs the bundle in this process's place (signals
 // reach it directly, so Ctrl-C and SIGTERM shut it down cleanly). `--dev` runs the TypeScript
 // source through tsx instead.
 import { execSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildServer } from './build-server.mjs';
 import { serverEnv, serverNodeFlags } from './server-node-flags.mjs';
+import { webBuildIsCurrent } from './web-build-inputs.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-if (!existsSync(path.join(root, 'web/dist/index.html'))) {
-  console.log('Building the web app (first start only)...');
+if (!webBuildIsCurrent(root, path.join(root, 'web/dist'))) {
+  console.log('Building the web app (its sources changed since the last build, or it has none)...');
   execSync('npm run build -w web', { cwd: root, stdio: 'inherit' });
 }
 const dev = process.argv.includes('--dev');

@@ -19,6 +19,7 @@ import {
   LANDING_PAGES,
   landingFiles,
 } from '../scripts/first-screen.ts';
+import { INPUTS_STAMP, webInputsHash } from '../scripts/web-build-inputs.mjs';
 
 // The API, uploaded images and sockets are served by the Node server; in dev Vite forwards them so the
 // app stays same-origin (cookies and CSRF work exactly as in production).
@@ -209,6 +210,26 @@ function preloadHints(): Plugin {
   };
 }
 
+/**
+ * Writes the hash of the sources this build was made from (scripts/web-build-inputs.mjs): `npm
+ * start` builds again when they have changed since. Last, once every file is written: a build that
+ * stopped halfway leaves no stamp and is built again.
+ */
+function inputsStamp(): Plugin {
+  let outDir = '';
+  return {
+    name: 'hunch:inputs-stamp',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      if (!existsSync(path.join(outDir, 'index.html'))) return;
+      await writeFile(path.join(outDir, INPUTS_STAMP), webInputsHash(path.resolve(here, '..')));
+    },
+  };
+}
+
 export default defineConfig({
   // Pinned to this folder so the build works whether it is started from web/ or from the repo root.
   root: here,
@@ -224,6 +245,7 @@ export default defineConfig({
     contractDeclarationsArePure(),
     precompress(),
     preloadHints(),
+    inputsStamp(),
   ],
   build: {
     outDir: 'dist',
