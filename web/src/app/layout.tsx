@@ -1,5 +1,6 @@
-import type { MouseEvent } from 'react';
+import { type MouseEvent, useRef } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
+import { useFocusOnNavigation } from './focus-on-navigation';
 import { Footer } from './footer';
 
 /**
@@ -27,11 +28,13 @@ function SkipLink() {
  * screens; it comes first in reading order either way) and the page.
  */
 export function Layout() {
+  const main = useRef<HTMLElement>(null);
+  useFocusOnNavigation(main);
   return (
     <div className="app">
       <SkipLink />
       <Footer />
-      <main className="app-main" id="main" tabIndex={-1}>
+      <main className="app-main" id="main" tabIndex={-1} ref={main}>
         <Outlet />
       </main>
       <ScrollRestoration />
