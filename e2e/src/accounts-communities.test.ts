@@ -307,6 +307,17 @@ describe('accounts and communities: a new user', () => {
     await checkScreen(page, 'search');
   });
 
+  screen('community search: a category typed by hand in lower case (?c=movies) is Movies', async () => {
+    await page.goto('/communities/search?c=movies');
+    await page.getByRole('heading', { name: 'Movies Communities:', exact: true }).waitFor();
+    await expect.poll(() => cardNames(page), WAIT).toEqual(['The Movie Buffs']);
+    const movies = page.getByRole('button', { name: 'Movies', exact: true });
+    expect(await movies.getAttribute('aria-pressed')).toBe('true');
+    await movies.click();
+    await page.getByRole('heading', { name: 'Popular Communities:', exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.has('c')).toBe(false);
+  });
+
   let membersBefore = 0;
   screen('community page: open The Movie Buffs and join', async () => {
     await page.getByRole('link', { name: /^The Movie Buffs\b/ }).click();

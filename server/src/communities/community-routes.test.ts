@@ -31,6 +31,9 @@ describe.each(dbKinds)('communities API on %s', (kind) => {
     const sports = (await t.client().get('/api/community_search?c=Sports')).json();
     expect(sports.communities.map((c: { endpoint: string }) => c.endpoint)).toEqual(['big-club']);
     expect(sports.communities[0]).toMatchObject({ name: 'The Big Club', members: 3, categories: ['Sports'] });
+    // A category typed by hand in another case is the same category.
+    const typed = (await t.client().get('/api/community_search?c=sPORTS')).json();
+    expect(typed.communities).toEqual(sports.communities);
     const none = (
       await t.client().get(`/api/community_search?c=${encodeURIComponent("x' OR 1=1 --")}`)
     ).json();

@@ -51,7 +51,8 @@ export async function communityCards(
        FROM communities c
       WHERE ($1::text IS NULL OR EXISTS (
               SELECT 1 FROM community_categories cc JOIN categories cat ON cat.id = cc.category_id
-               WHERE cc.community_id = c.id AND cat.name = $1))
+               -- In any case: a hand-typed ?c=sports finds Sports (the page shows the category's own spelling).
+               WHERE cc.community_id = c.id AND lower(cat.name) = lower($1)))
         -- Search lists listed communities only; an unlisted one is still found by its id.
         AND ($2::int[] IS NULL AND c.listed OR c.id = ANY($2))
       ORDER BY members DESC, c.name`,

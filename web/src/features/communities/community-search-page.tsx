@@ -70,10 +70,15 @@ function NameSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void 
 export function CommunitySearchPage() {
   useDocumentTitle('Community Search');
   const [params, setParams] = useSearchParams();
-  const selected = params.get('c') || null;
+  const typed = params.get('c') || null;
   const q = (params.get('q') ?? '').trim();
-  const search = useCommunitySearch(selected);
-  const named = useNameSearch(selected, q);
+  const search = useCommunitySearch(typed);
+  // The server matches a category in any case; the chip and the heading show its own spelling.
+  const selected =
+    search.data?.categories
+      .flatMap((g) => g.categories)
+      .find((c) => c.toLowerCase() === typed?.toLowerCase()) ?? typed;
+  const named = useNameSearch(typed, q);
   // The first card's image is the page's largest paint: the others wait until it is in and shown
   // (or a few seconds), so they do not share the line with it (decision 031).
   const firstImageDone = useCallback(() => whenIdle(releaseListImages), []);
