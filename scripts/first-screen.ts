@@ -145,6 +145,11 @@ export const AFTER_FIRST_RENDER: { module: string; why: string }[] = [
   { module: 'src/features/accounts/registration-checks.ts', why: 'a refused registration check’s text' },
   { module: `${hosting}/season-checks.ts`, why: 'the console’s season document checks (zod)' },
   { module: 'src/features/live/tab-answer.ts', why: 'the check of an answer another tab stored (zod)' },
+  {
+    module: 'src/app/focus-on-navigation.ts',
+    why: 'the focus on a new page’s heading, at the first change of page',
+  },
+  { module: 'src/app/follow-session.ts', why: 'following a login or logout in another tab' },
 ];
 
 export interface FileSize {

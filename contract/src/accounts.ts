@@ -20,7 +20,18 @@ export const accountMessages = {
   badCredentials: 'Incorrect username or password',
   /** A write refused for its CSRF token: the web fetches a fresh token and retries once. */
   csrfRefused: 'Your security token is missing or expired. Reload the page and try again.',
+  /** A write from a tab that shows another account than the session's (a login in another tab). */
+  accountChanged:
+    'You are signed in as someone else now, in another tab or window. Reload the page to go on.',
 } as const;
+
+/**
+ * The signed-in account's id: the server names it in every API answer to a signed-in caller, and a
+ * tab sends back the one it shows with each write, which is refused (409, accountChanged) when the
+ * session is now another account's: a tab left open after a login elsewhere must not answer, save or
+ * join as that other person (decision 036).
+ */
+export const ACCOUNT_HEADER = 'x-hunch-account';
 
 export const usernameSchema = plainText(USERNAME_MAX, accountMessages.usernameInvalid)
   .min(USERNAME_MIN, accountMessages.usernameInvalid)

@@ -134,7 +134,14 @@ export interface GameClientToServer {
 }
 
 /** The handshake query of /game/{uuid}: the subcommunity the player represents (an endpoint). */
-export const gameHandshakeQuerySchema = z.object({ subcommunity: plainText(64).optional() });
+export const gameHandshakeQuerySchema = z.object({
+  subcommunity: plainText(64).optional(),
+  /** The account the player's tab shows (ACCOUNT_HEADER's value), '' when it has none. */
+  account: z
+    .string()
+    .regex(/^\d{0,15}$/)
+    .optional(),
+});
 
 /**
  * A client-to-server event at run time: the schemas of its arguments before the acknowledgement,

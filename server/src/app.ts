@@ -20,14 +20,13 @@ import { installRateLimits } from './platform/http/rate-limits';
 import { onlyTableRoutes } from './platform/http/register-route';
 import { installSecurityHeaders } from './platform/http/security-headers';
 import { serveWebApp } from './platform/http/static-web';
+import { UNSAFE_METHODS } from './platform/http/unsafe-methods';
 import { imageKinds } from './platform/images';
 import { installSessions } from './platform/sessions';
 import { profileRoutes } from './profiles/profile-routes';
 import { resultsRoutes } from './results/results-routes';
 import { buildStatsCache } from './results/results-stats-cache';
 import { shareRoutes } from './sharing/share-routes';
-
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Builds the HTTP app without listening: main.ts listens, tests call app.inject(). */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -73,7 +72,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   app.addHook('onRequest', (request, reply, done) => {
     // Every unsafe method, whatever the path looks like: '/%61pi/…' reaches the same handlers.
-    if (UNSAFE.has(request.method)) app.csrfProtection(request, reply, done);
+    if (UNSAFE_METHODS.has(request.method)) app.csrfProtection(request, reply, done);
     else done();
   });
   await app.register(fastifyFormbody);

@@ -1,4 +1,5 @@
 import {
+  accountMessages,
   GAME_NAMESPACE_PATTERN,
   type GameClientToServer,
   type GameServerToClient,
@@ -11,6 +12,7 @@ import type { Namespace, Server, Socket } from 'socket.io';
 import { answersOf, validateAnswer } from '../core/participation';
 import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
+import { accountChanged } from '../platform/sessions';
 import { AnswerBatcher, BATCHER_DEFAULTS, type BatcherLog, EntryGoneError } from './answer-batcher';
 import { type OutgoingEvent, SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
@@ -155,8 +157,11 @@ export function registerLiveNamespace(
       const info = await schedules.get(gameId);
       if (!info) return next(new Error('No such live game'));
       // Validated at the edge like every payload; 'null' is what a client without a team sends.
-      const query = gameHandshakeQuerySchema.safeParse({ subcommunity: socket.handshake.query.subcommunity });
+      const { subcommunity, account } = socket.handshake.query;
+      const query = gameHandshakeQuerySchema.safeParse({ subcommunity, account });
       if (!query.success) return next(new Error('No such community in this game'));
+      // A tab that shows another account than the session's: a login in another tab since.
+      if (accountChanged(query.data.account, userId)) return next(new Error(accountMessages.accountChanged));
       const asked = query.data.subcommunity;
       const sub = asked && asked !== 'null' ? asked : null;
       // The community the player asks to play for, when the game has it: they must be its member,

@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ACCOUNT_HEADER, accountMessages } from '@hunch/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Queryable } from './db/database';
+import { HttpError } from './http/http-error';
+import { UNSAFE_METHODS } from './http/unsafe-methods';
 
 export const SESSION_COOKIE = 'hunch_session';
 const SESSION_DAYS = 30;
@@ -45,7 +48,19 @@ export async function userIdForToken(db: Queryable, token: string): Promise<numb
   return rows[0]?.user_id ?? null;
 }
 
-/** Resolves request.userId for every API call and socket handshake from the session cookie. */
+/**
+ * Whether a caller that names the account it shows (ACCOUNT_HEADER, or a live socket's handshake)
+ * is signed in as another one now: a login in another tab since (decision 036). Naming none, or
+ * being signed out, is no conflict here (the route's own guard answers a visitor).
+ */
+export function accountChanged(shown: unknown, userId: number | null): boolean {
+  return typeof shown === 'string' && shown !== '' && userId !== null && shown !== String(userId);
+}
+
+/**
+ * Resolves request.userId for every API call from the session cookie, names the account in the
+ * answer, and refuses a write from a tab that shows another account than the session's.
+ */
 export function installSessions(app: FastifyInstance, db: Db): void {
   app.decorateRequest('userId', null);
   app.addHook('onRequest', async (request) => {
@@ -53,5 +68,18 @@ export function installSessions(app: FastifyInstance, db: Db): void {
     if (!request.routeOptions.url?.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];
     if (token && token.length < 100) request.userId = await userIdForToken(db, token);
+    if (
+      UNSAFE_METHODS.has(request.method) &&
+      accountChanged(request.headers[ACCOUNT_HEADER], request.userId)
+    ) {
+      throw new HttpError(409, accountMessages.accountChanged);
+    }
+  });
+  app.addHook('onSend', async (request, reply) => {
+    // Only in answers no cache keeps (security-headers.ts): a cached answer replayed to another
+    // session would name the wrong account, to the wrong person.
+    if (request.userId !== null && reply.getHeader('cache-control') === 'no-store') {
+      reply.header(ACCOUNT_HEADER, String(request.userId));
+    }
   });
 }

@@ -2,8 +2,13 @@
 export function httpSession(baseUrl: string) {
   const jar = new Map<string, string>();
   const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  const call = async (method: string, url: string, body?: URLSearchParams | object): Promise<Response> => {
-    const headers: Record<string, string> = { cookie: cookieHeader() };
+  const call = async (
+    method: string,
+    url: string,
+    body?: URLSearchParams | object,
+    extra: Record<string, string> = {},
+  ): Promise<Response> => {
+    const headers: Record<string, string> = { ...extra, cookie: cookieHeader() };
     if (method !== 'GET') {
       const { token } = (await (await call('GET', '/api/csrf')).json()) as { token: string };
       headers['x-csrf-token'] = token;

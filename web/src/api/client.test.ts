@@ -1,7 +1,7 @@
 import { accountMessages, httpRoutes } from '@hunch/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeGame } from '../test/factories';
-import { ApiError, callApi, forgetCsrfToken, sendApi } from './client';
+import { ApiError, callApi, sendApi, sessionChanged } from './client';
 
 // The browser's fetch is the one thing replaced here: a scripted server that records each request,
 // so the tests see the addresses, headers and bodies the client builds from the route table.
@@ -41,7 +41,7 @@ function serve(reply: Reply): void {
 beforeEach(() => {
   sent = [];
   tokens = 0;
-  forgetCsrfToken();
+  sessionChanged();
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_HEADER,
   accountMessages,
   httpRoutes,
   type RouteBody,
@@ -88,9 +89,55 @@ function csrf(): Promise<string> {
   return csrfToken;
 }
 
-/** The session changes on login, register and logout; the token may be bound to it, so fetch anew. */
-export function forgetCsrfToken(): void {
+/**
+ * The account this tab shows, as the server last named it (ACCOUNT_HEADER), sent back with each
+ * write: the server refuses one when its session is now another account's (decision 036).
+ */
+let account: string | null = null;
+
+/** The account this tab shows, for a live socket's handshake; null when none has been named. */
+export function shownAccount(): string | null {
+  return account;
+}
+
+/**
+ * How the session under this tab changed: `other-account` (an answer named someone else: a login
+ * in another tab), `signed-out` (a call found no session: a logout elsewhere, or it expired),
+ * `this-tab` (this tab logged in, registered or logged out: worth telling the other tabs).
+ */
+export type SessionChange = 'other-account' | 'signed-out' | 'this-tab';
+const sessionListeners = new Set<(change: SessionChange) => void>();
+
+function tellSession(change: SessionChange): void {
+  for (const listener of sessionListeners) listener(change);
+}
+
+/** Calls `listener` on each change of the session under this tab; returns the unsubscribe. */
+export function onSessionChange(listener: (change: SessionChange) => void): () => void {
+  sessionListeners.add(listener);
+  return () => sessionListeners.delete(listener);
+}
+
+/** What an answer says of the session: another account than this tab's, or none left. */
+function watchSession(def: RouteDef, res: Response): void {
+  const named = res.headers.get(ACCOUNT_HEADER);
+  if (named !== null) {
+    if (account === null) account = named;
+    else if (named !== account) tellSession('other-account');
+  } else if (res.status === 401 && def.access !== 'public' && account !== null) {
+    account = null;
+    tellSession('signed-out');
+  }
+}
+
+/**
+ * This tab logged in, registered or logged out: the CSRF token may be bound to the old session, and
+ * the account is another.
+ */
+export function sessionChanged(): void {
   csrfToken = null;
+  account = null;
+  tellSession('this-tab');
 }
 
 async function sendOnce(def: RouteDef, input: LooseInput): Promise<Response> {
@@ -109,13 +156,18 @@ async function sendOnce(def: RouteDef, input: LooseInput): Promise<Response> {
   }
   if (input.ifMatch !== undefined) headers['if-match'] = input.ifMatch;
   if (input.ifNoneMatch !== undefined) headers['if-none-match'] = input.ifNoneMatch;
-  if (def.method !== 'GET') headers['x-csrf-token'] = await csrf();
-  return fetch(routeUrl(def, input.params, input.query), {
+  if (def.method !== 'GET') {
+    headers['x-csrf-token'] = await csrf();
+    if (account !== null) headers[ACCOUNT_HEADER] = account;
+  }
+  const res = await fetch(routeUrl(def, input.params, input.query), {
     method: def.method,
     headers,
     body: payload,
     credentials: 'same-origin',
   });
+  watchSession(def, res);
+  return res;
 }
 
 /**
@@ -130,7 +182,7 @@ export async function sendApi<R extends RouteDef>(def: R, ...[input]: InputArg<R
   if (res.status !== 403 || def.method === 'GET') return res;
   // Only a refused security token is worth a retry; other 403s (too young, game closed) are final.
   if ((await res.clone().text()) !== accountMessages.csrfRefused) return res;
-  forgetCsrfToken();
+  csrfToken = null;
   return sendOnce(def, loose);
 }
 

@@ -1,7 +1,7 @@
-import { type MouseEvent, useRef } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router';
-import { useFocusOnNavigation } from './focus-on-navigation';
+import { type MouseEvent, type RefObject, useEffect, useRef } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { Footer } from './footer';
+import { startLoaded } from './start-loaded';
 
 /**
  * Moves keyboard focus past the navigation to the page itself. Focus is moved by hand: a plain
@@ -21,6 +21,24 @@ function SkipLink() {
       Skip to content
     </a>
   );
+}
+
+/**
+ * On a change of page (its path; not the first load, not a change of the query alone), the focus
+ * goes to the new page's heading (focus-on-navigation.ts, loaded with the first change of page).
+ */
+function useFocusOnNavigation(main: RefObject<HTMLElement | null>) {
+  const { pathname } = useLocation();
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a change of page is what this effect answers
+  useEffect(() => {
+    const page = main.current;
+    if (first.current || !page) {
+      first.current = false;
+      return;
+    }
+    return startLoaded(async () => (await import('./focus-on-navigation')).focusNewPage(page));
+  }, [pathname]);
 }
 
 /**

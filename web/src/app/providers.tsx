@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { ApiError } from '../api/client';
+import { startLoaded } from './start-loaded';
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({
@@ -18,5 +19,10 @@ function makeQueryClient(): QueryClient {
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(makeQueryClient);
+  // The app follows the session under the tab: a login or logout in another (follow-session.ts).
+  useEffect(
+    () => startLoaded(async () => (await import('./follow-session')).followSession(client)),
+    [client],
+  );
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

@@ -1,5 +1,5 @@
 import { type CheckField, type CommunityRank, httpRoutes, type Profile } from '@hunch/contract';
-import { callApi, forgetCsrfToken, isApiError, readSuccess, sendApi } from '../../api/client';
+import { callApi, isApiError, readSuccess, sendApi, sessionChanged } from '../../api/client';
 import type { FieldCheck } from './registration-checks';
 
 export async function logIn(username: string, password: string): Promise<Profile> {
@@ -7,19 +7,19 @@ export async function logIn(username: string, password: string): Promise<Profile
   body.set('username', username);
   body.set('password', password);
   const profile = await callApi(httpRoutes.login, { body });
-  forgetCsrfToken();
+  sessionChanged();
   return profile;
 }
 
 export async function register(body: FormData): Promise<Profile> {
   const profile = await callApi(httpRoutes.register, { body });
-  forgetCsrfToken();
+  sessionChanged();
   return profile;
 }
 
 export async function logOut(): Promise<void> {
   await callApi(httpRoutes.logout);
-  forgetCsrfToken();
+  sessionChanged();
 }
 
 export async function fetchProfileOf(username: string): Promise<Profile> {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { forgetCsrfToken } from '../../api/client';
+import { sessionChanged } from '../../api/client';
 import { importSeason } from './host-api';
 
 // The browser's fetch is replaced by a scripted server that records what the client sends.
@@ -32,7 +32,7 @@ const counts = { communities: 0, series: 0, games: 0, questions: 0 };
 
 beforeEach(() => {
   sent = [];
-  forgetCsrfToken();
+  sessionChanged();
 });
 afterEach(() => vi.unstubAllGlobals());
 

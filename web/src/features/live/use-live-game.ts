@@ -6,6 +6,7 @@ import {
 } from '@hunch/contract';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
+import { shownAccount } from '../../api/client';
 import { socketOptions } from '../../api/socket-options';
 import { initialLiveState, type LiveState, liveReducer } from './live-state';
 
@@ -64,7 +65,8 @@ export function useLiveGame({
     dispatch({ type: 'connecting' });
     const socket: GameSocket = io(gameNamespace(uuid), {
       ...socketOptions,
-      query: { subcommunity: subcommunity ?? '' },
+      // The account this tab shows: a socket opened under another's session is refused (decision 036).
+      query: { subcommunity: subcommunity ?? '', account: shownAccount() ?? '' },
       // A manager of its own: sharing the /data socket's would drop this socket's query and close
       // with it when the /data socket goes away.
       forceNew: true,
