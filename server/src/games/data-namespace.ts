@@ -2,6 +2,7 @@ import {
   DATA_NAMESPACE,
   type DataClientToServer,
   type DataServerToClient,
+  type Game,
   type GameState,
   uuidSchema,
 } from '@hunch/contract';
@@ -10,6 +11,15 @@ import { loadGame } from '../core/game-queries';
 import type { AppContext } from '../platform/app-context';
 
 export const gameRoom = (uuid: string) => `game:${uuid}`;
+
+/**
+ * A socket's 'game' asks are answered one at a time, in order; more than this many waiting is no
+ * screen of ours (each asks for its one game, again after a reconnect) but a flood, and the socket
+ * is closed: 20,000 asks at once had every HTTP call queue behind them for 24 s.
+ */
+export const DATA_ASKS_WAITING_MAX = 16;
+/** Games one socket may watch: a page watches one; a long-lived tab a few more. */
+export const DATA_ROOMS_MAX = 64;
 
 /**
  * /data: a client names a game with 'game' and gets the game object back (null when unknown);
@@ -25,19 +35,36 @@ export function registerDataNamespace(
   // The root server carries no event map; each namespace is typed with its own from the contract.
   const nsp = (io as unknown as Server<DataClientToServer, DataServerToClient>).of(DATA_NAMESPACE);
   nsp.on('connection', (socket) => {
-    socket.on('game', async (uuid, ack) => {
-      if (typeof ack !== 'function') return;
-      const parsed = uuidSchema.safeParse(uuid);
-      if (!parsed.success) return ack(null);
+    // The handshake's cookie is the socket's for good: whose it is is asked once.
+    let viewer: Promise<number | null> | undefined;
+    let asks = Promise.resolve();
+    let waiting = 0;
+    const answer = async (uuid: string, ack: (game: Game | null) => void) => {
       try {
-        const viewerId = await viewerOf(socket.request.headers.cookie);
-        const game = await loadGame(ctx.db, parsed.data, ctx.now(), viewerId);
+        viewer ??= viewerOf(socket.request.headers.cookie);
+        const game = await loadGame(ctx.db, uuid, ctx.now(), await viewer);
         if (!game) return ack(null);
-        await socket.join(gameRoom(game.uuid));
+        if (!socket.rooms.has(gameRoom(game.uuid))) {
+          if (socket.rooms.size > DATA_ROOMS_MAX) return ack(null);
+          await socket.join(gameRoom(game.uuid));
+        }
         ack(game);
       } catch {
         ack(null);
       }
+    };
+    socket.on('game', (uuid, ack) => {
+      if (typeof ack !== 'function') return;
+      const parsed = uuidSchema.safeParse(uuid);
+      if (!parsed.success) return ack(null);
+      if (waiting >= DATA_ASKS_WAITING_MAX) {
+        socket.disconnect(true);
+        return;
+      }
+      waiting++;
+      asks = asks
+        .then(() => (socket.connected ? answer(parsed.data, ack) : undefined))
+        .finally(() => waiting--);
     });
   });
   return {
