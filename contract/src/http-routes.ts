@@ -150,7 +150,9 @@ const playerRoutes = {
     bodyKind: 'form',
     file: 'profile_img',
     responses: { 200: profileSchema },
-    errors: [400, 401, 413, 415],
+    errors: [400, 401, 413, 415, 429],
+    // Each upload is decoded and re-encoded: counted per address like the hosts' images.
+    rateLimit: 'uploads',
   }),
   communitySearch: route({
     method: 'GET',

@@ -198,6 +198,43 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
       expect((await client.get('/api/profile')).statusCode).toBe(401);
     });
 
+    it('a login over another session ends that one; the account’s expired sessions go', async () => {
+      const first = await registerPlayer(t.client());
+      const second = await registerPlayer(t.client());
+      const browser = t.client();
+      const logIn = (f: { username: string; password: string }) =>
+        browser.put('/api/login', { form: { username: f.username, password: f.password } });
+      expect((await logIn(first)).statusCode).toBe(200);
+      // The newest of the first account's sessions (its sign-up's, in another browser, stays).
+      const [old] = (
+        await t.ctx.db.query<{ token_hash: string }>(
+          `SELECT s.token_hash FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.username = $1
+          ORDER BY s.expires_at DESC LIMIT 1`,
+          [first.username],
+        )
+      ).rows;
+      // A session of the second account that has expired: nobody can use it.
+      await t.ctx.db.query(
+        `INSERT INTO sessions (token_hash, user_id, expires_at)
+         SELECT 'expired-' || id, id, now() - interval '1 day' FROM users WHERE username = $1`,
+        [second.username],
+      );
+      expect((await logIn(second)).statusCode).toBe(200);
+      const left = await t.ctx.db.query<{ token_hash: string; username: string }>(
+        `SELECT s.token_hash, u.username FROM sessions s JOIN users u ON u.id = s.user_id
+          WHERE u.username = ANY($1::text[])`,
+        [[first.username, second.username]],
+      );
+      const tokens = left.rows.map((r) => r.token_hash);
+      expect(tokens).not.toContain(old!.token_hash);
+      expect(tokens.filter((h) => h.startsWith('expired-'))).toEqual([]);
+      // The sign-ups' sessions and the new login's.
+      expect(left.rows.map((r) => r.username).sort()).toEqual(
+        [first.username, second.username, second.username].sort(),
+      );
+      expect((await browser.get('/api/profile')).json().username).toBe(second.username);
+    });
+
     it('answers wrong and missing credentials with a text', async () => {
       const fields = await registerPlayer(t.client());
       const wrong = await t

@@ -185,6 +185,11 @@ describe.each(dbKinds)('games API on %s', (kind) => {
     expect(
       (await c.post(`/api/participation/${g.uuid}`, { json: { subcommunity: 'nowhere' } })).statusCode,
     ).toBe(400);
+    // The names every object has are no community of the game either.
+    for (const odd of ['constructor', '__proto__', 'toString']) {
+      const res = await c.post(`/api/participation/${g.uuid}`, { json: { subcommunity: odd } });
+      expect([res.statusCode, res.body], odd).toEqual([400, `${odd} is not participating in this game`]);
+    }
     expect(
       (await c.post(`/api/participation/${g.uuid}`, { json: { subcommunity: teamB.endpoint } })).statusCode,
     ).toBe(403);

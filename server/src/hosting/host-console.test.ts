@@ -254,5 +254,18 @@ describe('the upload limit', () => {
     expect(over.body).toMatch(
       /^Too many images were uploaded from this address\. Try again in \d+ minutes?\.$/,
     );
+    // A player's profile picture has the same limit, counted on its own: each upload is decoded
+    // and re-encoded, which an address must not repeat at will.
+    const profilePicture = () =>
+      admin.put('/api/profile_image', {
+        multipart: multipart(
+          {},
+          { field: 'profile_img', filename: 'me.png', contentType: 'image/png', data: png },
+        ),
+      });
+    for (let i = 0; i < 2; i++) expect((await profilePicture()).statusCode).toBe(200);
+    const tooMany = await profilePicture();
+    expect(tooMany.statusCode).toBe(429);
+    expect(tooMany.body).toMatch(/^Too many images were uploaded from this address\./);
   });
 });

@@ -17,7 +17,14 @@ declare module 'fastify' {
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/**
+ * A new session for `userId`, in the cookie. The session the browser held before (a login over an
+ * older one) ends with it, and the user's expired sessions are deleted: rows nobody can use.
+ */
 export async function startSession(db: Queryable, reply: FastifyReply, userId: number): Promise<void> {
+  const old = reply.request.cookies[SESSION_COOKIE];
+  if (old && old.length < 100) await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash(old)]);
+  await db.query('DELETE FROM sessions WHERE user_id = $1 AND expires_at <= now()', [userId]);
   const token = randomBytes(32).toString('base64url');
   const expires = new Date(Date.now() + SESSION_DAYS * 86_400_000);
   await db.query('INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [
