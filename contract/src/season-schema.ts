@@ -168,7 +168,21 @@ export const seasonSchema = z.strictObject({
   $schema: z.string().max(500).optional(),
   community: communitySchema,
   category_groups: z
-    .record(groupNameSchema, groupSchema)
+    .preprocess(
+      (value, ctx) => {
+        // A name every object has (__proto__, constructor…) is read as the object's own machinery
+        // and the group was lost without a word: refused by name instead.
+        if (value && typeof value === 'object' && !Array.isArray(value)) {
+          for (const name of Object.keys(value)) {
+            if (name in Object.prototype) {
+              ctx.addIssue({ code: 'custom', message: `A group may not be called ${name}`, path: [name] });
+            }
+          }
+        }
+        return value;
+      },
+      z.record(groupNameSchema, groupSchema),
+    )
     .optional()
     .describe('Groups for categories that are new: group name -> category names'),
   series: z.array(seriesSchema).max(50, 'At most 50 series').default([]),

@@ -149,6 +149,16 @@ describe.each(dbKinds)('season import: every problem in one answer (%s)', (kind)
     ]);
   });
 
+  it('names a category group called __proto__ or constructor, rather than lose it and blame its category', async () => {
+    for (const name of ['__proto__', 'constructor']) {
+      const doc = seasonDoc(future()) as Loose;
+      doc.community.categories.push('Brand new');
+      // As JSON.parse (and YAML) make it: a key of the object's own, not its prototype.
+      Object.defineProperty(doc.category_groups, name, { value: ['Brand new'], enumerable: true });
+      expectProblems(await refused(doc), [[`category_groups.${name}`, `A group may not be called ${name}`]]);
+    }
+  });
+
   it('looks nothing up for a file whose community cannot be read (nobody was authorized)', async () => {
     const doc = seasonDoc(future()) as Loose;
     doc.community.endpoint = 'No Spaces!';
