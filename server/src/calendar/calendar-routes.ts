@@ -29,7 +29,7 @@ export function calendarRoutes(app: FastifyInstance, ctx: AppContext): void {
       .type(ICS)
       .header('content-disposition', `attachment; filename="hunch-${fileName(game.name)}.ics"`)
       .header('cache-control', 'public, max-age=300');
-    return gameCalendar(game, publicOrigin(request));
+    return gameCalendar(game, publicOrigin(request, reply, ctx.config.publicOrigin));
   });
 
   registerRoute(app, httpRoutes.calendarCommunity, async ({ params, request, reply }) => {
@@ -43,7 +43,7 @@ export function calendarRoutes(app: FastifyInstance, ctx: AppContext): void {
     return communityCalendar(
       { endpoint: params.community, name: feed.name },
       feed.games,
-      publicOrigin(request),
+      publicOrigin(request, reply, ctx.config.publicOrigin),
     );
   });
 }

@@ -35,6 +35,11 @@ const envSchema = z.object({
         }),
     )
     .optional(),
+  PUBLIC_ORIGIN: z
+    .string()
+    .refine((o) => URL.canParse(o) && new URL(o).origin !== 'null', 'not an origin (https://name[:port])')
+    .transform((o) => new URL(o).origin)
+    .optional(),
   LIMIT_REGISTRATIONS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   LIMIT_FIELD_CHECKS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(120),
@@ -62,6 +67,11 @@ export interface Config {
    * either the connection is answered 408 and closed (a slow client holds no socket for long).
    */
   timeouts: { headersMs: number; requestMs: number };
+  /**
+   * The app's own origin for absolute links (calendar feeds, link previews); unset, the origin the
+   * request came to (its Host, or X-Forwarded-Host behind a trusted proxy).
+   */
+  publicOrigin: string | undefined;
   /** Origins (scheme://host[:port]) allowed to open sockets besides the app's own: its Host. */
   allowedOrigins: string[];
   /** Requests per address in a window, for the routes that declare a limit (contract: `rateLimit`). */
@@ -107,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersMs: Math.min(e.HEADERS_TIMEOUT_S, e.REQUEST_TIMEOUT_S) * 1000,
       requestMs: e.REQUEST_TIMEOUT_S * 1000,
     },
+    publicOrigin: e.PUBLIC_ORIGIN,
     allowedOrigins: e.ALLOWED_ORIGINS ?? [],
     rateLimits: {
       registrations: { max: e.LIMIT_REGISTRATIONS_PER_HOUR, windowMs: 3_600_000 },

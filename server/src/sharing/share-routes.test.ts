@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSeries } from '../hosting/authoring';
+import { loadConfig } from '../platform/config';
 import { avatarName } from '../platform/images';
 import { makeCommunity, registerPlayer } from '../test/factories';
 import { insertPlayer, makeGame } from '../test/results-factories';
@@ -77,6 +78,45 @@ describe.each(dbKinds)('share links (%s)', (kind) => {
     expect(res.body).toContain(`<meta http-equiv="refresh" content="0; url=${gamePage}">`);
     expect(res.body).toContain(`<a href="${gamePage}">`);
     expect(res.body).not.toMatch(/<script/i);
+  });
+
+  it('a link names the Host it came to, varying by it; PUBLIC_ORIGIN pins it against a forged one', async () => {
+    const derived = await get(`/share/game/${uuid}`);
+    // Cached publicly: a cache in front must keep one copy per Host, not hand a forged one on.
+    expect(derived.headers.vary).toMatch(/\bHost\b/);
+    expect(derived.headers.vary).toMatch(/X-Forwarded-Host/);
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://hunch.example.com/any/path' }).publicOrigin).toBe(
+      'https://hunch.example.com',
+    );
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'hunch.example.com' })).toThrow(/PUBLIC_ORIGIN: not an origin/);
+    const forged = await get(`/share/game/${uuid}`, { host: 'evil.example' });
+    expect(metaTags(forged.body)['og:url']).toBe(`http://evil.example/share/game/${uuid}`);
+    const pinned = await startTestApp(kind, { config: { publicOrigin: 'https://hunch.example.com' } });
+    try {
+      const res = await pinned.app.inject({ url: '/share/game/unknown', headers: { host: 'evil.example' } });
+      expect(res.statusCode).toBe(404);
+      const community = await makeCommunity(pinned.ctx.db, { name: 'Pinned Club' });
+      const series = await createSeries(pinned.ctx.db, {
+        communityId: community.id,
+        endpoint: 'pinned',
+        name: 'Pinned',
+      });
+      const game = await makeGame(pinned.ctx.db, series, {
+        questions: [predict50],
+        completeAt: new Date(pinned.clock.now.getTime() - 3_600_000),
+        entries: [],
+      });
+      const page = await pinned.app.inject({
+        url: `/share/game/${game}`,
+        headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+      });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).not.toContain('evil.example');
+      expect(metaTags(page.body)['og:url']).toBe(`https://hunch.example.com/share/game/${game}`);
+      expect(page.headers.vary ?? '').not.toMatch(/Host/);
+    } finally {
+      await pinned.close();
+    }
   });
 
   it("a game's preview picture: a PNG of 1200×630, drawn once and then answered from the cache", async () => {

@@ -57,7 +57,7 @@ export function shareRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, httpRoutes.shareGame, async ({ params, request, reply }) => {
     const game = await gameOr404(params.uuid);
     reply.type(HTML).header('cache-control', 'public, max-age=300');
-    return sharePage(gameCard(game), publicOrigin(request));
+    return sharePage(gameCard(game), publicOrigin(request, reply, ctx.config.publicOrigin));
   });
 
   registerRoute(app, httpRoutes.shareGameImage, async ({ params, request, reply }) => {
@@ -70,7 +70,7 @@ export function shareRoutes(app: FastifyInstance, ctx: AppContext): void {
     const game = await gameOr404(params.uuid);
     const result = await findSharedResult(db, params.uuid, params.username);
     reply.type(HTML).header('cache-control', 'public, max-age=300');
-    return sharePage(result ? resultCard(game, result) : gameCard(game), publicOrigin(request));
+    return sharePage(result ? resultCard(game, result) : gameCard(game), publicOrigin(request, reply, ctx.config.publicOrigin));
   });
 
   registerRoute(app, httpRoutes.shareResultImage, async ({ params, request, reply }) => {
