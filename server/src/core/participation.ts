@@ -92,7 +92,9 @@ export async function enterGame(
   let subId: number | null = null;
   if (subcommunity) {
     // Its own keys only: 'constructor' or '__proto__' names no community of the game.
-    const name = Object.hasOwn(game.subcommunities, subcommunity) ? game.subcommunities[subcommunity] : undefined;
+    const name = Object.hasOwn(game.subcommunities, subcommunity)
+      ? game.subcommunities[subcommunity]
+      : undefined;
     if (!name) throw new HttpError(400, `${subcommunity} is not participating in this game`);
     subId = await memberOf(db, userId, subcommunity);
     if (subId === null) throw new HttpError(403, `Join ${name} to represent it`);

@@ -70,7 +70,10 @@ export function shareRoutes(app: FastifyInstance, ctx: AppContext): void {
     const game = await gameOr404(params.uuid);
     const result = await findSharedResult(db, params.uuid, params.username);
     reply.type(HTML).header('cache-control', 'public, max-age=300');
-    return sharePage(result ? resultCard(game, result) : gameCard(game), publicOrigin(request, reply, ctx.config.publicOrigin));
+    return sharePage(
+      result ? resultCard(game, result) : gameCard(game),
+      publicOrigin(request, reply, ctx.config.publicOrigin),
+    );
   });
 
   registerRoute(app, httpRoutes.shareResultImage, async ({ params, request, reply }) => {
