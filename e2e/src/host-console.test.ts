@@ -9,6 +9,7 @@ import {
   logIn,
   newSession,
   type PageProblems,
+  settle,
   useJourneySession,
   WAIT,
 } from './harness';
@@ -73,6 +74,36 @@ describe('host console: the demo host edits a game', () => {
     await main().getByRole('button', { name: 'Check' }).first().waitFor();
     await checkScreen(page, 'host-community');
   });
+
+  screen(
+    '/host/{community}: settings edited and not saved: a reload or another page asks first',
+    async () => {
+      const description = main()
+        .getByRole('form', { name: 'Settings' })
+        .getByLabel('Description', { exact: true });
+      const before = await description.inputValue();
+      // Typed, as a host does (a browser asks before unloading only a page the person has used).
+      await description.click();
+      await page.keyboard.press('End');
+      await page.keyboard.type(' (draft)');
+      // Reloading: the browser's own question; staying keeps the draft.
+      const reload = dialogs.next('dismiss');
+      void page.evaluate(() => window.location.reload()).catch(() => undefined);
+      expect((await reload).type).toBe('beforeunload');
+      expect(await description.inputValue()).toBe(`${before} (draft)`);
+      // Another page of the app: the app's question.
+      const leave = dialogs.next('dismiss');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Communities' }).click();
+      expect((await leave).message).toBe('Leave the community settings? Your changes are not saved.');
+      expect(new URL(page.url()).pathname).toBe(communityPath);
+      // Undone, the draft is no change: nothing asks.
+      await description.fill(before);
+      // Once the page has rendered the undone draft.
+      await settle(page);
+      await page.reload();
+      await heading(COMMUNITY).waitFor();
+    },
+  );
 
   screen('/host/{community}: a season file with mistakes is checked, each problem at its path', async () => {
     const endpoint = communityPath.split('/').at(-1)!;

@@ -5,10 +5,12 @@ import type { HostSeason } from './host-api';
 import { ImageField } from './image-field';
 import { SaveBar, useSeasonSave } from './save-bar';
 import { useDraft } from './use-draft';
+import { useLeaveGuard } from './use-leave-guard';
 
 /** A community's settings (hosting spec §2); the endpoint is its identity, so it stays. */
 export function CommunitySettings({ season, version }: { season: Season; version: HostSeason['version'] }) {
-  const [draft, setDraft] = useDraft(season.community);
+  const [draft, setDraft, dirty] = useDraft(season.community);
+  useLeaveGuard(dirty, 'Leave the community settings? Your changes are not saved.');
   const save = useSeasonSave(COMMUNITY_FIELDS);
   const set = (patch: Partial<Season['community']>) => setDraft((c) => ({ ...c, ...patch }));
   return (

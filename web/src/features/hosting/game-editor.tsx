@@ -1,7 +1,7 @@
 import type { HostGame, Season, SeasonGame, SeasonImportResult } from '@hunch/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useBlocker, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { useSingleFlight } from '../../shared/single-flight';
 import { formatWhen, withLocalTimes } from '../../shared/time-text';
@@ -29,6 +29,7 @@ import {
   withGame,
 } from './season-edit';
 import { useDraft } from './use-draft';
+import { useLeaveGuard } from './use-leave-guard';
 
 /** Delete, only before the game opens (the server answers 409 after), confirmed first. */
 function DeleteGame({
@@ -98,15 +99,7 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
   // Leaving with edits not saved asks first; saving a new game or deleting one leaves on purpose.
   const leaving = useRef(false);
   const refresh = useRefreshHost();
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
-  );
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    if (window.confirm('Leave this game? Your changes are not saved.')) blocker.proceed();
-    else blocker.reset();
-  }, [blocker]);
+  useLeaveGuard(dirty, 'Leave this game? Your changes are not saved.', leaving);
   const leave = (to: string) => {
     leaving.current = true;
     navigate(to, { replace: true });

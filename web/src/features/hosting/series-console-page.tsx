@@ -14,6 +14,7 @@ import { ImageField } from './image-field';
 import { SaveBar, useSeasonSave } from './save-bar';
 import { seriesIndex, seriesPathOf, withSeries } from './season-edit';
 import { useDraft } from './use-draft';
+import { useLeaveGuard } from './use-leave-guard';
 
 function SeriesSettings({
   season,
@@ -25,7 +26,8 @@ function SeriesSettings({
   si: number;
 }) {
   const at = seriesPathOf(si);
-  const [draft, setDraft] = useDraft(season.series[si]!);
+  const [draft, setDraft, dirty] = useDraft(season.series[si]!);
+  useLeaveGuard(dirty, 'Leave the series settings? Your changes are not saved.');
   const save = useSeasonSave(seriesFields(at));
   const set = (patch: Partial<SeasonSeries>) => setDraft((s) => ({ ...s, ...patch }));
   return (
