@@ -11,9 +11,11 @@ import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
 import { dbKinds } from '../test/test-db';
 import { until } from '../test/until';
+import { LIVE_ANSWERS_WAITING_MAX } from './live-namespace';
 
 // Leaving a community while playing its live game: the player's sockets end, their answers still
-// in flight fail alone, and nobody else's answers suffer (issue 24, findings 1 and 7).
+// in flight fail alone, and nobody else's answers suffer (issue 24, findings 1 and 7). And a player
+// who floods answers without waiting for them is closed, with nobody else's answers suffering.
 
 type GameSocket = Socket<GameServerToClient, GameClientToServer>;
 
@@ -168,4 +170,43 @@ describe.each(dbKinds)('leaving a community during its live game, on %s', (kind)
     await expect(connected(late.socket)).rejects.toThrow('Join Team Rocket to represent it');
     for (const p of [asTeam, asNobody, late]) p.socket.close();
   }, 30_000);
+
+  it('a socket that sends thousands of answers at once is closed; the others play on', async () => {
+    const db = server.ctx.db;
+    const g = await makeGame(db, new Date(), { synchronous: true, openFor: 0.05 });
+    await db.query('UPDATE questions SET secs_to_answer = 20 WHERE game_id = $1', [g.uuid]);
+    const [flooderAccount, honestAccount] = await Promise.all([1, 2].map(() => registerOverHttp(server.url)));
+    for (const a of [flooderAccount!, honestAccount!]) {
+      expect((await a.call('PUT', `/api/community_membership/${g.community.endpoint}`)).status).toBe(200);
+    }
+    const [flooder, honest] = [flooderAccount!, honestAccount!].map((a) =>
+      connect(server.url, g.uuid, a.cookie()),
+    );
+    await Promise.all([flooder!, honest!].map((p) => connected(p.socket)));
+    for (const p of [flooder!, honest!]) expect(await p.socket.emitWithAck('lobby')).toBe(true);
+    await until(() => flooder!.questions.length > 0 && honest!.questions.length > 0, 20_000);
+
+    const acks: LiveAnswerAck[] = [];
+    for (let k = 0; k < 5_000; k++) {
+      flooder!.socket.emit('answer', { question_i: 0, choice_i: k % 3, number_answer: null }, (a) =>
+        acks.push(a),
+      );
+    }
+    await until(() => flooder!.disconnectedBy() !== null, 10_000);
+    expect(flooder!.disconnectedBy()).toBe('io server disconnect');
+    // Answered at most what it had waiting when it was closed.
+    expect(acks.length).toBeLessThanOrEqual(LIVE_ANSWERS_WAITING_MAX);
+    expect(await answer(honest!.socket, 0, 1)).toEqual({
+      ok: true,
+      answer: { question_i: 0, choice_i: 1, number_answer: null },
+    });
+    // One row per player and question, whatever the flood.
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM answers a JOIN participations p ON p.id = a.participation_id
+        WHERE p.game_id = $1 GROUP BY p.id`,
+      [g.uuid],
+    );
+    expect(rows.map((r) => r.n)).toEqual([1, 1]);
+    honest!.socket.close();
+  }, 60_000);
 });

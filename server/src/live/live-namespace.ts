@@ -33,7 +33,15 @@ export interface LiveSocketData {
   participationId: number | null;
   /** The lobby join in flight: an answer sent right behind it waits for it instead of being refused. */
   joining?: Promise<boolean>;
+  /** Answers of this socket not yet acknowledged (LIVE_ANSWERS_WAITING_MAX). */
+  answering: number;
 }
+
+/**
+ * A player has an answer or two on its way at a time; a socket with more waiting floods (150,000
+ * answers at once from one socket held other players' calls for seconds), and is closed.
+ */
+export const LIVE_ANSWERS_WAITING_MAX = 64;
 
 export type LiveNamespace = Namespace<
   GameClientToServer,
@@ -188,6 +196,7 @@ export function registerLiveNamespace(
         subcommunity: sub,
         participationId: standing.entry,
         joining: undefined,
+        answering: 0,
       };
       next();
     } catch {
@@ -216,13 +225,20 @@ export function registerLiveNamespace(
 
   async function onAnswer(socket: LiveSocket, payload: unknown, ack: unknown) {
     if (typeof ack !== 'function') return;
+    if (socket.data.answering >= LIVE_ANSWERS_WAITING_MAX) {
+      socket.disconnect(true);
+      return;
+    }
     const receivedAt = ctx.now().getTime();
     const parsed = liveAnswerSchema.safeParse(payload);
     if (!parsed.success) return ack({ ok: false, error: 'Malformed answer' });
+    socket.data.answering++;
     try {
       ack(await acceptAnswer(socket, parsed.data, receivedAt));
     } catch (err) {
       ack({ ok: false, error: err instanceof HttpError ? err.message : 'The answer could not be stored' });
+    } finally {
+      socket.data.answering--;
     }
   }
   function onOrdinaryAnswer(this: LiveSocket, payload: unknown, ack: unknown) {

@@ -13,6 +13,7 @@ import {
   draftStatus,
   firstUnanswered,
   orderedQuestions,
+  stillUnanswered,
   withStoredAnswer,
 } from './question-flow';
 
@@ -31,6 +32,16 @@ describe('question flow: where to start', () => {
       firstUnanswered(makeParticipation(questions, { 0: savedChoice(1, 'Green'), 2: savedChoice(0, 'Red') })),
     ).toBe(2);
     expect(firstUnanswered(makeParticipation(questions, { 1: savedChoice(0, 'Red') }))).toBe(1);
+  });
+
+  it("the last question's Submit & Finish goes to a question still unanswered, if any", () => {
+    const saved = savedChoice(0, 'Red');
+    // The last one just stored, the first one skipped: back to it.
+    expect(stillUnanswered(makeParticipation(questions, { 1: saved }), 2)).toBe(1);
+    expect(stillUnanswered(makeParticipation(questions, { 0: saved }), 2)).toBe(2);
+    // Every other one answered: finished, whether or not the cache has the last one yet.
+    expect(stillUnanswered(makeParticipation(questions, { 0: saved, 1: saved }), 2)).toBeNull();
+    expect(stillUnanswered(makeParticipation(questions, { 0: saved, 1: saved, 2: saved }), 2)).toBeNull();
   });
 
   it('starts again at the first question once all are answered', () => {

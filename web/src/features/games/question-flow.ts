@@ -17,6 +17,19 @@ export function firstUnanswered(participation: Participation): number {
   return index < 0 ? 1 : index + 1;
 }
 
+/**
+ * After the answer to question `savedI` (its index) is stored: the 1-based number of the first
+ * question still without an answer, or null when every one has one. The last question's 'Submit &
+ * Finish' goes there rather than say the answers are in when some are not (one reached by a typed
+ * ?q=, or skipped with Next).
+ */
+export function stillUnanswered(participation: Participation, savedI: number): number | null {
+  const index = orderedQuestions(participation).findIndex(
+    (q) => q.i !== savedI && !participation.answers[String(q.i)],
+  );
+  return index < 0 ? null : index + 1;
+}
+
 /** How many of the questions have a saved answer. */
 export function answeredCount(participation: Participation): number {
   return orderedQuestions(participation).filter((q) => participation.answers[String(q.i)]).length;

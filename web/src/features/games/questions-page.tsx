@@ -7,7 +7,7 @@ import { Loading } from '../../shared/loading';
 import { gamePath, questionsPath, seriesPath } from '../../shared/paths';
 import { QUESTION_KIND_TEXT } from '../../shared/question-text';
 import { useDocumentTitle } from '../../shared/use-document-title';
-import { answeredCount, correctedQuestionNumber, orderedQuestions } from './question-flow';
+import { answeredCount, correctedQuestionNumber, orderedQuestions, stillUnanswered } from './question-flow';
 import { QuestionForm } from './question-form';
 
 /** Spec §2: the browser asks for confirmation before leaving the question flow. */
@@ -89,7 +89,10 @@ export function QuestionsPage() {
   const saved = entry.answers[String(question.i)];
   const answered = answeredCount(entry);
   const headingId = `question-${question.i}-text`;
-  const next = () => navigate(isLast ? `${gamePath(g)}?complete=1` : questionsPath(g, q + 1));
+  const next = () => {
+    const open = isLast ? stillUnanswered(entry, question.i) : q + 1;
+    navigate(open === null ? `${gamePath(g)}?complete=1` : questionsPath(g, open));
+  };
 
   return (
     <Screen>
