@@ -67,9 +67,9 @@ describe('question flow: finishing with questions skipped', () => {
     'skipped to the last question, Submit & Finish goes to question 2, the first unanswered',
     async () => {
       // Typed in the address bar: the flow asks before the page is left (spec §2), and it goes.
-    const leaving = dialogs.next('accept');
-    await page.goto(`${questionsUrl}?q=${total}`);
-    expect((await leaving).type).toBe('beforeunload');
+      const leaving = dialogs.next('accept');
+      await page.goto(`${questionsUrl}?q=${total}`);
+      expect((await leaving).type).toBe('beforeunload');
       await expect.poll(async () => (await position(page)).q, WAIT).toBe(total);
       await answerShown(page);
       await page.waitForURL((url) => url.searchParams.get('q') === '2', WAIT);
