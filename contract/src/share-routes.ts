@@ -61,7 +61,9 @@ export const shareRoutes = {
     params: z.object({ uuid: noSuchGame }),
     bodyKind: 'none',
     responses: { 200: pngBytes },
-    errors: [404],
+    errors: [404, 429],
+    // Drawn on demand (a new picture costs 10-70 ms): an address may not ask for them at will.
+    rateLimit: 'pictures',
     invalid: unknownGame,
   }),
   /**
@@ -86,7 +88,9 @@ export const shareRoutes = {
     params: z.object({ uuid: noSuchGame, username: plainText(100) }),
     bodyKind: 'none',
     responses: { 200: pngBytes },
-    errors: [404],
+    errors: [404, 429],
+    // Drawn on demand (a new picture costs 10-70 ms): an address may not ask for them at will.
+    rateLimit: 'pictures',
     invalid: unknownGame,
   }),
   /**
@@ -100,7 +104,9 @@ export const shareRoutes = {
     params: z.object({ key: z.string().regex(/^[0-9a-f]{16}$/, 'No such avatar') }),
     bodyKind: 'none',
     responses: { 200: pngBytes },
-    errors: [404],
+    errors: [404, 429],
+    // Drawn on demand (a new picture costs 10-70 ms): an address may not ask for them at will.
+    rateLimit: 'pictures',
     invalid: { params: { status: 404 } },
   }),
 } as const satisfies Record<string, RouteDef>;

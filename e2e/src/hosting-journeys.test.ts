@@ -404,8 +404,14 @@ describe('hosting journeys', () => {
     );
 
     screen(
-      "past standby and complete: the game page says 'Waiting for the host'",
+      "past standby and complete: the game page says 'Waiting for the host'; the host's open editor offers the outcome",
       async () => {
+        // The host's editor, left open since the screen before: its outcome fields come as answers
+        // close, without a reload (the console follows the game's state).
+        const editor = mainOf(host.page).getByLabel('Outcome of question 3', { exact: true });
+        const hostSees = editor.waitFor({
+          timeout: Math.max(30_000, schedule.standby - Date.now() + 60_000),
+        });
         await Promise.all(
           players().map(async ({ s: { page } }) => {
             await page.goto(gamePath());
@@ -417,6 +423,8 @@ describe('hosting journeys', () => {
             expect(await page.getByRole('link', { name: 'Add to calendar' }).count()).toBe(0);
           }),
         );
+        await hostSees;
+        expect(new URL(host.page.url()).pathname).toBe(`/host/${COMMUNITY}/${SERIES}/${uuid}`);
         await shot(p1.page, 'hosting-1-waiting-for-host-390x844');
         await shot(p2.page, 'hosting-1-waiting-for-host-1280x800');
       },

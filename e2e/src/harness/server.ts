@@ -84,6 +84,7 @@ function spawnServer(port: number, dataDir: string, options: StartServerOptions)
       // The tests register many players from one address: only the server tests meet the real limits.
       LIMIT_REGISTRATIONS_PER_HOUR: '1000000',
       LIMIT_FIELD_CHECKS_PER_MINUTE: '1000000',
+      LIMIT_PICTURES_PER_MINUTE: '1000000',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

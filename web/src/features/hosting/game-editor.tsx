@@ -29,6 +29,7 @@ import {
   withGame,
 } from './season-edit';
 import { useDraft } from './use-draft';
+import { useFollowedGame } from './use-followed-game';
 import { useLeaveGuard } from './use-leave-guard';
 
 /** Delete, only before the game opens (the server answers 409 after), confirmed first. */
@@ -99,6 +100,7 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
   // Leaving with edits not saved asks first; saving a new game or deleting one leaves on purpose.
   const leaving = useRef(false);
   const refresh = useRefreshHost();
+  useFollowedGame(hosted?.uuid);
   useLeaveGuard(dirty, 'Leave this game? Your changes are not saved.', leaving);
   const leave = (to: string) => {
     leaving.current = true;
