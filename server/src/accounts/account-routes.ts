@@ -60,7 +60,10 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   registerRoute(app, httpRoutes.logout, async ({ request, reply }) => {
-    await endSession(db, request, reply);
+    const userId = request.userId;
+    const session = await endSession(db, request, reply);
+    // Its live sockets end with it: a socket keeps the user it opened with.
+    if (userId !== null && session !== null) await ctx.hooks.loggedOut(userId, session);
     return 'Logged out' as const;
   });
 }

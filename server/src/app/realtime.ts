@@ -11,7 +11,7 @@ import { dropConnectionLeftovers } from '../live/transport/connection-leftovers'
 import type { AppContext } from '../platform/app-context';
 import { FOREIGN_ORIGIN, originAllowed } from '../platform/http/origin-check';
 import { registerRoute } from '../platform/http/register-route';
-import { SESSION_COOKIE, userIdForToken } from '../platform/sessions';
+import { SESSION_COOKIE, sessionKey, userIdForToken } from '../platform/sessions';
 import { buildStatsCache } from '../results/results-stats-cache';
 
 export interface Realtime {
@@ -50,15 +50,19 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     redis.push(pub, sub);
     io.adapter(createAdapter(pub, sub));
   }
-  const handshakeUser = async (header: string | undefined): Promise<number | null> => {
+  const handshakeSession = async (header: string | undefined) => {
     const token = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
-    return token && token.length < 100 ? userIdForToken(ctx.db, token) : null;
+    if (!token || token.length >= 100) return null;
+    const userId = await userIdForToken(ctx.db, token);
+    return userId === null ? null : { userId, session: sessionKey(token) };
   };
+  const handshakeUser = async (header: string | undefined) =>
+    (await handshakeSession(header))?.userId ?? null;
   const data = registerDataNamespace(io, ctx, handshakeUser);
   // Statistics of a game are aggregated once, inside its scoring transaction.
   const clock = new GameClock(ctx, (id, state) => data.announce(id, state), buildStatsCache, app.log);
   clock.start();
-  const live = registerLiveNamespace(io, ctx, handshakeUser, app.log);
+  const live = registerLiveNamespace(io, ctx, handshakeSession, app.log);
   // The benchmark measures fan-out from the moment each broadcast began, and times answer batches.
   if (ctx.config.benchMetrics) {
     registerRoute(app, metricsRoutes.broadcasts, async () => live.broadcaster.recent());
@@ -78,6 +82,10 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
       );
     }
   });
+  // A logout ends the live sockets opened with its session, on every process.
+  const stopLoggingOut = ctx.hooks.onLoggedOut(async (userId, session) => {
+    live.endSession(userId, session);
+  });
   // Hosting's changes (an outcome, a moved schedule, a deleted game) reach watchers as the clock's
   // do: through the /data room, which the Redis adapter carries to every process.
   const stopPushing = ctx.hooks.onGameChanged(async (gameId, state) => {
@@ -90,6 +98,7 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     conductor,
     async close() {
       stopEnding();
+      stopLoggingOut();
       stopPushing();
       await conductor.stop();
       await live.batcher.drain();

@@ -7,7 +7,7 @@ import type {
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCommunity, makeGame } from '../test/factories';
-import { registerOverHttp } from '../test/http-session';
+import { httpSession, registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
 import { dbKinds } from '../test/test-db';
 import { until } from '../test/until';
@@ -209,4 +209,28 @@ describe.each(dbKinds)('leaving a community during its live game, on %s', (kind)
     expect(rows.map((r) => r.n)).toEqual([1, 1]);
     honest!.socket.close();
   }, 60_000);
+
+  it("a logout ends the live sockets opened with that session, not the player's others", async () => {
+    const db = server.ctx.db;
+    const g = await makeGame(db, new Date(), { synchronous: true });
+    const account = await registerOverHttp(server.url);
+    expect((await account.call('PUT', `/api/community_membership/${g.community.endpoint}`)).status).toBe(200);
+    // The same player in a second browser.
+    const phone = httpSession(server.url);
+    const login = await phone.call(
+      'PUT',
+      '/api/login',
+      new URLSearchParams({ username: account.username, password: 'secret!42' }),
+    );
+    expect(login.status).toBe(200);
+    const [desk, mobile] = [account, phone].map((s) => connect(server.url, g.uuid, s.cookie()));
+    await Promise.all([desk!, mobile!].map((p) => connected(p.socket)));
+    for (const p of [desk!, mobile!]) expect(await p.socket.emitWithAck('lobby')).toBe(true);
+    expect((await account.call('PUT', '/api/logout')).status).toBe(200);
+    await until(() => desk!.disconnectedBy() !== null, 5_000);
+    expect(desk!.disconnectedBy()).toBe('io server disconnect');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(mobile!.socket.connected).toBe(true);
+    mobile!.socket.close();
+  }, 30_000);
 });

@@ -28,6 +28,8 @@ import { probeRoundTrip, roundTripMs } from './transport/round-trips';
 
 export interface LiveSocketData {
   userId: number;
+  /** The session it opened with (sessionKey): a logout of that session ends the socket. */
+  session: number;
   gameId: string;
   subcommunity: string | null;
   participationId: number | null;
@@ -71,9 +73,13 @@ const beforeQuestions = (phase: LivePhase) => phase.kind === 'lobby' || phase.ki
 
 /** Between server processes (Redis): a player left a community; each ends its sockets of theirs. */
 const LEFT_COMMUNITY = 'live:left-community';
+/** Between server processes: a session ended; each ends its sockets opened with it. */
+const LOGGED_OUT = 'live:logged-out';
 
-/** Resolves the logged-in user of a socket handshake from its session cookie. */
-export type HandshakeUser = (cookieHeader: string | undefined) => Promise<number | null>;
+/** Resolves the logged-in user of a socket handshake, and its session's key, from its session cookie. */
+export type HandshakeUser = (
+  cookieHeader: string | undefined,
+) => Promise<{ userId: number; session: number } | null>;
 
 /**
  * /game/{uuid}: the live game. Only logged-in members of the game's community connect; every event
@@ -159,8 +165,9 @@ export function registerLiveNamespace(
 
   parent.use(async (socket, next) => {
     try {
-      const userId = await handshakeUser(socket.request.headers.cookie);
-      if (userId === null) return next(new Error('Log in to play'));
+      const signedIn = await handshakeUser(socket.request.headers.cookie);
+      if (signedIn === null) return next(new Error('Log in to play'));
+      const { userId, session } = signedIn;
       const gameId = gameIdOf(socket.nsp);
       const info = await schedules.get(gameId);
       if (!info) return next(new Error('No such live game'));
@@ -192,6 +199,7 @@ export function registerLiveNamespace(
       // game's id is the schedule's string, not a slice of the namespace's name per player.
       socket.data = {
         userId,
+        session,
         gameId: info.gameId === gameId ? info.gameId : gameId,
         subcommunity: sub,
         participationId: standing.entry,
@@ -355,6 +363,16 @@ export function registerLiveNamespace(
     }
     return ended;
   }
+  /** Ends this process's live sockets opened with a session that has ended. How many were ended. */
+  function endSessionLocally(userId: number, session: number): number {
+    const ended = players.of(userId).filter((socket) => socket.data.session === session);
+    for (const socket of ended) socket.disconnect(true);
+    return ended.length;
+  }
+  io.of('/').on(LOGGED_OUT, (userId: unknown, session: unknown) => {
+    if (Number.isInteger(userId) && Number.isInteger(session))
+      endSessionLocally(userId as number, session as number);
+  });
   // Another process's player left a community (its sockets may be here).
   io.of('/').on(LEFT_COMMUNITY, (userId: unknown, communityId: unknown) => {
     if (Number.isInteger(userId) && Number.isInteger(communityId))
@@ -410,6 +428,11 @@ export function registerLiveNamespace(
     async endPlayer(userId: number, communityId: number): Promise<number> {
       if (ctx.config.redisUrl) io.serverSideEmit(LEFT_COMMUNITY, userId, communityId);
       return endLocally(userId, communityId);
+    },
+    /** A session ended (a logout): its live sockets end, on every process. How many here. */
+    endSession(userId: number, session: number): number {
+      if (ctx.config.redisUrl) io.serverSideEmit(LOGGED_OUT, userId, session);
+      return endSessionLocally(userId, session);
     },
     /** The namespace of one game, for the driver's broadcasts (a child of the pattern namespace). */
     of(gameId: string): LiveNamespace {

@@ -141,6 +141,22 @@ describe.runIf(pgUrl && redisUrl)('scale-out: two processes, Redis, PostgreSQL',
     expect(reason).toBe('io server disconnect');
   }, 30_000);
 
+  it('ends the live socket opened on another process with a session that logs out', async () => {
+    const [p1, p2] = procs as [Proc, Proc];
+    const g = await makeGame(db, new Date(), { synchronous: true });
+    const account = await registerOverHttp(p1.url);
+    expect((await account.call('PUT', `/api/community_membership/${g.community.endpoint}`)).status).toBe(200);
+    const p = player(p2.url, g.uuid, account.cookie());
+    let reason: string | null = null;
+    p.socket.on('disconnect', (r) => {
+      reason = r;
+    });
+    expect(await p.socket.emitWithAck('lobby')).toBe(true);
+    expect((await account.call('PUT', '/api/logout')).status).toBe(200);
+    await until(() => reason !== null, 10_000);
+    expect(reason).toBe('io server disconnect');
+  }, 30_000);
+
   it('finishes a live game on the surviving process after the driver is SIGKILLed mid-question', async () => {
     const [p1, p2] = procs as [Proc, Proc];
     const g = await makeGame(db, new Date(), { synchronous: true, openFor: 0.08 });

@@ -41,10 +41,25 @@ export async function startSession(db: Queryable, reply: FastifyReply, userId: n
   });
 }
 
-export async function endSession(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+/**
+ * A session's short name, for what outlives a request (a live socket opened with it): 28 bits of
+ * its token's hash, a small integer in memory. Two sessions of one account share one by a chance
+ * in 268 million, and would end each other's sockets, nothing more.
+ */
+export function sessionKey(token: string): number {
+  return Number.parseInt(tokenHash(token).slice(0, 7), 16);
+}
+
+/** Ends the request's session; returns its key (sessionKey) when there was one. */
+export async function endSession(
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<number | null> {
   const token = request.cookies[SESSION_COOKIE];
   if (token) await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash(token)]);
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  return token ? sessionKey(token) : null;
 }
 
 export async function userIdForToken(db: Queryable, token: string): Promise<number | null> {
