@@ -67,7 +67,14 @@ export function useGameChannel(uuid: string, onMissing: () => void, enabled = tr
       void queryClient.invalidateQueries({ queryKey: queryKeys.playGames });
       void queryClient.invalidateQueries({ queryKey: queryKeys.seriesAll });
       if (event.state === 'complete') {
-        void queryClient.invalidateQueries({ queryKey: queryKeys.participation(uuid) });
+        // Scored, or scored again after a host's correction: points, ranks and statistics too.
+        for (const queryKey of [
+          queryKeys.participation(uuid),
+          ['leaderboard', uuid],
+          ['question_stats', uuid],
+        ]) {
+          void queryClient.invalidateQueries({ queryKey });
+        }
       }
     };
     holders += 1;
