@@ -168,7 +168,14 @@ describe('a double click sends one request', () => {
     await saveScreenshot(page, 'double-click-created-game', false);
   }, 120_000);
 
-  it("the host's 'Correct outcome', double-clicked: one PUT", async () => {
+  it("the host's 'Correct outcome', double-clicked: one PUT; an open results page shows the new outcome", async () => {
+    // A visitor has the game's breakdown open meanwhile: it follows the correction, no reload.
+    const truth = player.page
+      .locator('.answer-fact')
+      .filter({ hasText: 'The answer' })
+      .locator('.answer-fact-value');
+    await player.page.goto(`/play/${HOSTED}/${SERIES}/${scoredUuid}/results/breakdown`);
+    await expect.poll(() => truth.first().textContent(), WAIT).toMatch(/^40\b/);
     const { page } = host;
     await page.goto(`/host/${HOSTED}/${SERIES}/${scoredUuid}`);
     const main = page.getByRole('main');
@@ -182,6 +189,8 @@ describe('a double click sends one request', () => {
     await page.waitForTimeout(500);
     expect(puts).toHaveLength(1);
     await saveScreenshot(page, 'double-click-corrected-outcome', false);
+    await expect.poll(() => truth.first().textContent(), WAIT).toMatch(/^55\b/);
+    await saveScreenshot(player.page, 'double-click-corrected-outcome-player', false);
     expectCleanSession([], host.problems);
   }, 60_000);
 
