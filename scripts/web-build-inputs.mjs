@@ -16,6 +16,7 @@ const INPUTS = [
   'scripts/browser-contract.ts',
   'scripts/first-screen.ts',
   'package-lock.json',
+  'tsconfig.json',
 ];
 
 /** Where a build leaves the hash of the inputs it was made from (`.vite/` is never served). */

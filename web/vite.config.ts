@@ -212,20 +212,29 @@ function preloadHints(): Plugin {
 
 /**
  * Writes the hash of the sources this build was made from (scripts/web-build-inputs.mjs): `npm
- * start` builds again when they have changed since. Last, once every file is written: a build that
- * stopped halfway leaves no stamp and is built again.
+ * start` builds again when they have changed since. Hashed as the build starts (a source edited
+ * meanwhile is not taken for built), written only by a build that succeeded, after the other
+ * plugins' last writes (compressed copies, preload hints): a build stopped halfway leaves no stamp.
  */
 function inputsStamp(): Plugin {
   let outDir = '';
+  let inputs = '';
   return {
     name: 'hunch:inputs-stamp',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    async closeBundle() {
-      if (!existsSync(path.join(outDir, 'index.html'))) return;
-      await writeFile(path.join(outDir, INPUTS_STAMP), webInputsHash(path.resolve(here, '..')));
+    buildStart() {
+      inputs = webInputsHash(path.resolve(here, '..'));
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler(error?: Error) {
+        if (error || !existsSync(path.join(outDir, 'index.html'))) return;
+        await writeFile(path.join(outDir, INPUTS_STAMP), inputs);
+      },
     },
   };
 }

@@ -62,8 +62,8 @@ export const shareRoutes = {
     bodyKind: 'none',
     responses: { 200: pngBytes },
     errors: [404, 429],
-    // Drawn on demand (a new picture costs 10-70 ms): an address may not ask for them at will.
-    rateLimit: 'pictures',
+    // Drawn on demand (a new picture costs 10-70 ms): an address may not have new ones drawn at will
+    // (LIMIT_PICTURES_PER_MINUTE; pictures already drawn do not count).
     invalid: unknownGame,
   }),
   /**
@@ -89,8 +89,8 @@ export const shareRoutes = {
     bodyKind: 'none',
     responses: { 200: pngBytes },
     errors: [404, 429],
-    // Drawn on demand (a new picture costs 10-70 ms): an address may not ask for them at will.
-    rateLimit: 'pictures',
+    // Drawn on demand (a new picture costs 10-70 ms): an address may not have new ones drawn at will
+    // (LIMIT_PICTURES_PER_MINUTE; pictures already drawn do not count).
     invalid: unknownGame,
   }),
   /**
@@ -105,8 +105,8 @@ export const shareRoutes = {
     bodyKind: 'none',
     responses: { 200: pngBytes },
     errors: [404, 429],
-    // Drawn on demand (a new picture costs 10-70 ms): an address may not ask for them at will.
-    rateLimit: 'pictures',
+    // Drawn on demand (a new picture costs 10-70 ms): an address may not have new ones drawn at will
+    // (LIMIT_PICTURES_PER_MINUTE; pictures already drawn do not count).
     invalid: { params: { status: 404 } },
   }),
 } as const satisfies Record<string, RouteDef>;

@@ -6,7 +6,7 @@ import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
 import { registerRoute } from '../platform/http/register-route';
 import { reencodeUpload, removeImage, storeImage } from '../platform/images';
-import { endSession, startSession } from '../platform/sessions';
+import { type EndedSession, endSession, startSession } from '../platform/sessions';
 import { findLoginUser } from './account-queries';
 import {
   forgetOldLoginFailures,
@@ -19,6 +19,11 @@ import { checkRegistrationField, registerUser } from './registration';
 
 export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
+  // A session's live sockets end with it (a logout, or a login over it): a socket keeps the user
+  // it opened with.
+  const endLiveSockets = async (ended: EndedSession | null) => {
+    if (ended) await ctx.hooks.loggedOut(ended.userId, ended.session);
+  };
 
   registerRoute(app, httpRoutes.csrf, async ({ reply }) => ({ token: reply.generateCsrf() }));
 
@@ -38,7 +43,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
       await removeImage(ctx.uploadsDir, 'users', image);
       throw err;
     }
-    await startSession(db, reply, userId);
+    await endLiveSockets(await startSession(db, reply, userId));
     return ownProfile(db, userId);
   });
 
@@ -55,15 +60,14 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
     }
     await refundLoginAttempt(db, usernameKey, address);
     await rememberLoginAddress(db, user.id, address);
-    await startSession(db, reply, user.id);
+    await endLiveSockets(await startSession(db, reply, user.id));
     return ownProfile(db, user.id);
   });
 
   registerRoute(app, httpRoutes.logout, async ({ request, reply }) => {
     const userId = request.userId;
     const session = await endSession(db, request, reply);
-    // Its live sockets end with it: a socket keeps the user it opened with.
-    if (userId !== null && session !== null) await ctx.hooks.loggedOut(userId, session);
+    await endLiveSockets(userId === null || session === null ? null : { userId, session });
     return 'Logged out' as const;
   });
 }

@@ -18,7 +18,7 @@ export const gameRoom = (uuid: string) => `game:${uuid}`;
  * is closed: 20,000 asks at once had every HTTP call queue behind them for 24 s.
  */
 export const DATA_ASKS_WAITING_MAX = 16;
-/** Games one socket may watch: a page watches one; a long-lived tab a few more. */
+/** Games one socket watches at most (a page watches one): past it, a game is answered, not watched. */
 export const DATA_ROOMS_MAX = 64;
 
 /**
@@ -35,17 +35,18 @@ export function registerDataNamespace(
   // The root server carries no event map; each namespace is typed with its own from the contract.
   const nsp = (io as unknown as Server<DataClientToServer, DataServerToClient>).of(DATA_NAMESPACE);
   nsp.on('connection', (socket) => {
-    // The handshake's cookie is the socket's for good: whose it is is asked once.
-    let viewer: Promise<number | null> | undefined;
     let asks = Promise.resolve();
     let waiting = 0;
     const answer = async (uuid: string, ack: (game: Game | null) => void) => {
       try {
-        viewer ??= viewerOf(socket.request.headers.cookie);
-        const game = await loadGame(ctx.db, uuid, ctx.now(), await viewer);
+        // Asked each time: the session behind the handshake's cookie may have ended since.
+        const game = await loadGame(ctx.db, uuid, ctx.now(), await viewerOf(socket.request.headers.cookie));
         if (!game) return ack(null);
-        if (!socket.rooms.has(gameRoom(game.uuid))) {
-          if (socket.rooms.size > DATA_ROOMS_MAX) return ack(null);
+        // Past the room limit the game is still answered (it exists), only not watched.
+        if (
+          socket.connected &&
+          (socket.rooms.has(gameRoom(game.uuid)) || socket.rooms.size <= DATA_ROOMS_MAX)
+        ) {
           await socket.join(gameRoom(game.uuid));
         }
         ack(game);

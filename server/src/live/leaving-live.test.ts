@@ -210,7 +210,7 @@ describe.each(dbKinds)('leaving a community during its live game, on %s', (kind)
     honest!.socket.close();
   }, 60_000);
 
-  it("a logout ends the live sockets opened with that session, not the player's others", async () => {
+  it("a logout, or a login over it, ends the live sockets opened with that session, not the player's others", async () => {
     const db = server.ctx.db;
     const g = await makeGame(db, new Date(), { synchronous: true });
     const account = await registerOverHttp(server.url);
@@ -231,6 +231,15 @@ describe.each(dbKinds)('leaving a community during its live game, on %s', (kind)
     expect(desk!.disconnectedBy()).toBe('io server disconnect');
     await new Promise((r) => setTimeout(r, 200));
     expect(mobile!.socket.connected).toBe(true);
-    mobile!.socket.close();
+    // A login over the second browser's session (someone else there) ends that one's socket too.
+    const other = await registerOverHttp(server.url);
+    const over = await phone.call(
+      'PUT',
+      '/api/login',
+      new URLSearchParams({ username: other.username, password: 'secret!42' }),
+    );
+    expect(over.status).toBe(200);
+    await until(() => mobile!.disconnectedBy() !== null, 5_000);
+    expect(mobile!.disconnectedBy()).toBe('io server disconnect');
   }, 30_000);
 });

@@ -77,7 +77,7 @@ const LEFT_COMMUNITY = 'live:left-community';
 const LOGGED_OUT = 'live:logged-out';
 
 /** Resolves the logged-in user of a socket handshake, and its session's key, from its session cookie. */
-export type HandshakeUser = (
+export type HandshakeSession = (
   cookieHeader: string | undefined,
 ) => Promise<{ userId: number; session: number } | null>;
 
@@ -89,7 +89,7 @@ export type HandshakeUser = (
 export function registerLiveNamespace(
   io: Server,
   ctx: AppContext,
-  handshakeUser: HandshakeUser,
+  handshakeSession: HandshakeSession,
   log: TransportLog & BatcherLog,
 ) {
   const schedules = new LiveScheduleCache(ctx.db, () => ctx.now().getTime());
@@ -165,7 +165,7 @@ export function registerLiveNamespace(
 
   parent.use(async (socket, next) => {
     try {
-      const signedIn = await handshakeUser(socket.request.headers.cookie);
+      const signedIn = await handshakeSession(socket.request.headers.cookie);
       if (signedIn === null) return next(new Error('Log in to play'));
       const { userId, session } = signedIn;
       const gameId = gameIdOf(socket.nsp);

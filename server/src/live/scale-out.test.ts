@@ -122,7 +122,11 @@ describe.runIf(pgUrl && redisUrl)('scale-out: two processes, Redis, PostgreSQL',
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
-  it('ends the live socket a player has on another process when they leave the community', async () => {
+  /**
+   * A player signed in through the first process, in the lobby of a live game on the second; how
+   * their socket there ended (null while it lives).
+   */
+  async function inLobbyOnTheOtherProcess() {
     const [p1, p2] = procs as [Proc, Proc];
     const g = await makeGame(db, new Date(), { synchronous: true });
     const account = await registerOverHttp(p1.url);
@@ -133,28 +137,24 @@ describe.runIf(pgUrl && redisUrl)('scale-out: two processes, Redis, PostgreSQL',
       reason = r;
     });
     expect(await p.socket.emitWithAck('lobby')).toBe(true);
+    return { g, account, endedBy: () => reason };
+  }
+
+  it('ends the live socket a player has on another process when they leave the community', async () => {
+    const { g, account, endedBy } = await inLobbyOnTheOtherProcess();
     // Left through the first process; the socket is on the second (the adapter carries the word).
     expect((await account.call('DELETE', `/api/community_membership/${g.community.endpoint}`)).status).toBe(
       200,
     );
-    await until(() => reason !== null, 10_000);
-    expect(reason).toBe('io server disconnect');
+    await until(() => endedBy() !== null, 10_000);
+    expect(endedBy()).toBe('io server disconnect');
   }, 30_000);
 
   it('ends the live socket opened on another process with a session that logs out', async () => {
-    const [p1, p2] = procs as [Proc, Proc];
-    const g = await makeGame(db, new Date(), { synchronous: true });
-    const account = await registerOverHttp(p1.url);
-    expect((await account.call('PUT', `/api/community_membership/${g.community.endpoint}`)).status).toBe(200);
-    const p = player(p2.url, g.uuid, account.cookie());
-    let reason: string | null = null;
-    p.socket.on('disconnect', (r) => {
-      reason = r;
-    });
-    expect(await p.socket.emitWithAck('lobby')).toBe(true);
+    const { account, endedBy } = await inLobbyOnTheOtherProcess();
     expect((await account.call('PUT', '/api/logout')).status).toBe(200);
-    await until(() => reason !== null, 10_000);
-    expect(reason).toBe('io server disconnect');
+    await until(() => endedBy() !== null, 10_000);
+    expect(endedBy()).toBe('io server disconnect');
   }, 30_000);
 
   it('finishes a live game on the surviving process after the driver is SIGKILLed mid-question', async () => {

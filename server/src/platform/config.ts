@@ -75,6 +75,8 @@ export interface Config {
   publicOrigin: string | undefined;
   /** Origins (scheme://host[:port]) allowed to open sockets besides the app's own: its Host. */
   allowedOrigins: string[];
+  /** New pictures (avatars, share previews) drawn per address and minute, in each process. */
+  picturesPerMinute: number;
   /** Requests per address in a window, for the routes that declare a limit (contract: `rateLimit`). */
   rateLimits: Record<RateLimitName, { max: number; windowMs: number }>;
 }
@@ -119,12 +121,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestMs: e.REQUEST_TIMEOUT_S * 1000,
     },
     publicOrigin: e.PUBLIC_ORIGIN,
+    picturesPerMinute: e.LIMIT_PICTURES_PER_MINUTE,
     allowedOrigins: e.ALLOWED_ORIGINS ?? [],
     rateLimits: {
       registrations: { max: e.LIMIT_REGISTRATIONS_PER_HOUR, windowMs: 3_600_000 },
       fieldChecks: { max: e.LIMIT_FIELD_CHECKS_PER_MINUTE, windowMs: 60_000 },
       uploads: { max: e.LIMIT_UPLOADS_PER_HOUR, windowMs: 3_600_000 },
-      pictures: { max: e.LIMIT_PICTURES_PER_MINUTE, windowMs: 60_000 },
     },
   };
 }

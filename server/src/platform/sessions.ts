@@ -17,13 +17,31 @@ declare module 'fastify' {
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** A session that ended: its account and its key (sessionKey), for the live sockets opened with it. */
+export interface EndedSession {
+  userId: number;
+  session: number;
+}
+
 /**
  * A new session for `userId`, in the cookie. The session the browser held before (a login over an
- * older one) ends with it, and the user's expired sessions are deleted: rows nobody can use.
+ * older one) ends with it, and is returned; the user's expired sessions are deleted: rows nobody
+ * can use.
  */
-export async function startSession(db: Queryable, reply: FastifyReply, userId: number): Promise<void> {
+export async function startSession(
+  db: Queryable,
+  reply: FastifyReply,
+  userId: number,
+): Promise<EndedSession | null> {
   const old = reply.request.cookies[SESSION_COOKIE];
-  if (old && old.length < 100) await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash(old)]);
+  let ended: EndedSession | null = null;
+  if (old && old.length < 100) {
+    const { rows } = await db.query<{ user_id: number }>(
+      'DELETE FROM sessions WHERE token_hash = $1 RETURNING user_id',
+      [tokenHash(old)],
+    );
+    if (rows[0]) ended = { userId: rows[0].user_id, session: sessionKey(old) };
+  }
   await db.query('DELETE FROM sessions WHERE user_id = $1 AND expires_at <= now()', [userId]);
   const token = randomBytes(32).toString('base64url');
   const expires = new Date(Date.now() + SESSION_DAYS * 86_400_000);
@@ -39,6 +57,7 @@ export async function startSession(db: Queryable, reply: FastifyReply, userId: n
     secure: reply.request.protocol === 'https',
     expires,
   });
+  return ended;
 }
 
 /**

@@ -12,9 +12,11 @@ const SIZE = 256;
  */
 const cache = new LRUCache<string, Buffer>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (b) => b.length });
 
-export async function avatarPng(key: string): Promise<Buffer> {
+/** `beforeDrawing` runs when the face is not drawn yet, and may refuse (throw). */
+export async function avatarPng(key: string, beforeDrawing: () => void): Promise<Buffer> {
   const kept = cache.get(key);
   if (kept) return kept;
+  beforeDrawing();
   const svg = createAvatar(style, { seed: key, size: SIZE }).toString();
   const png = await sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
   cache.set(key, png);

@@ -128,7 +128,12 @@ const cache = new LRUCache<string, RenderedPicture>({
 /** Renders under way: a burst of requests for a new preview draws it once. */
 const drawing = new Map<string, Promise<RenderedPicture>>();
 
-export async function sharePicture(p: SharePicture, uploadsDir: string): Promise<RenderedPicture> {
+/** `beforeDrawing` runs when the preview is not drawn yet (nor being drawn), and may refuse (throw). */
+export async function sharePicture(
+  p: SharePicture,
+  uploadsDir: string,
+  beforeDrawing: () => void,
+): Promise<RenderedPicture> {
   const key = createHash('sha256')
     .update(JSON.stringify([uploadsDir, p]))
     .digest('base64url')
@@ -137,6 +142,7 @@ export async function sharePicture(p: SharePicture, uploadsDir: string): Promise
   if (done) return done;
   let pending = drawing.get(key);
   if (!pending) {
+    beforeDrawing();
     pending = render(p, uploadsDir)
       .then((png) => {
         const rendered = { png, etag: `"${key}"` };

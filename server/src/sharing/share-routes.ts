@@ -6,6 +6,7 @@ import { HttpError } from '../platform/http/http-error';
 import { publicOrigin } from '../platform/http/public-origin';
 import { registerRoute } from '../platform/http/register-route';
 import { avatarPng } from './avatar';
+import { DrawAllowance } from './draw-allowance';
 import { type RenderedPicture, type SharePicture, sharePicture } from './share-image';
 import { gameCard, gameLine, resultCard, sharePage } from './share-page';
 import { findSharedGame, findSharedResult, type SharedResult } from './share-queries';
@@ -47,6 +48,8 @@ function sendPicture(request: FastifyRequest, reply: FastifyReply, picture: Rend
  */
 export function shareRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db, uploadsDir } = ctx;
+  const draws = new DrawAllowance(ctx.config.picturesPerMinute);
+  const drawFor = (request: FastifyRequest) => () => draws.take(request.ip);
 
   const gameOr404 = async (uuid: string) => {
     const game = await findSharedGame(db, uuid, ctx.now());
@@ -62,7 +65,12 @@ export function shareRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   registerRoute(app, httpRoutes.shareGameImage, async ({ params, request, reply }) => {
     const game = await gameOr404(params.uuid);
-    return sendPicture(request, reply, await sharePicture(gamePicture(game), uploadsDir), 300);
+    return sendPicture(
+      request,
+      reply,
+      await sharePicture(gamePicture(game), uploadsDir, drawFor(request)),
+      300,
+    );
   });
 
   // A result that may not be shown (private, unknown, not scored) is answered as the game's link.
@@ -80,11 +88,11 @@ export function shareRoutes(app: FastifyInstance, ctx: AppContext): void {
     const game = await gameOr404(params.uuid);
     const result = await findSharedResult(db, params.uuid, params.username);
     const picture = result ? resultPicture(game, result) : gamePicture(game);
-    return sendPicture(request, reply, await sharePicture(picture, uploadsDir), 300);
+    return sendPicture(request, reply, await sharePicture(picture, uploadsDir, drawFor(request)), 300);
   });
 
   registerRoute(app, httpRoutes.avatar, async ({ params, request, reply }) => {
-    const png = await avatarPng(params.key);
+    const png = await avatarPng(params.key, drawFor(request));
     // The same key draws the same face for as long as the avatar style stays the same.
     return sendPicture(request, reply, { png, etag: `"${params.key}"` }, 7 * 86_400);
   });

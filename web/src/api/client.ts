@@ -94,6 +94,7 @@ function csrf(): Promise<string> {
  * write: the server refuses one when its session is now another account's (decision 036).
  */
 let account: string | null = null;
+let otherAccountTold = false;
 
 /** The account this tab shows, for a live socket's handshake; null when none has been named. */
 export function shownAccount(): string | null {
@@ -123,7 +124,11 @@ function watchSession(def: RouteDef, res: Response): void {
   const named = res.headers.get(ACCOUNT_HEADER);
   if (named !== null) {
     if (account === null) account = named;
-    else if (named !== account) tellSession('other-account');
+    else if (named !== account && !otherAccountTold) {
+      // Once: each answer after it names the other account too, and the app starts over at the first.
+      otherAccountTold = true;
+      tellSession('other-account');
+    }
   } else if (res.status === 401 && def.access !== 'public' && account !== null) {
     account = null;
     tellSession('signed-out');
@@ -137,6 +142,7 @@ function watchSession(def: RouteDef, res: Response): void {
 export function sessionChanged(): void {
   csrfToken = null;
   account = null;
+  otherAccountTold = false;
   tellSession('this-tab');
 }
 

@@ -14,6 +14,9 @@ export const queryKeys = {
   series: (community: string, series: string) => ['series', community, series] as const,
   game: (uuid: string) => ['game', uuid] as const,
   participation: (uuid: string) => ['participation', uuid] as const,
+  /** A game's rankings and statistics, every view of them: what its scoring changes. */
+  leaderboards: (uuid: string) => ['leaderboard', uuid] as const,
+  questionStatsAll: (uuid: string) => ['question_stats', uuid] as const,
   leaderboard: (uuid: string, byCommunity: boolean) =>
     ['leaderboard', uuid, byCommunity ? 'community' : 'player'] as const,
   questionStats: (uuid: string, age: string, geo: string, community: string) =>

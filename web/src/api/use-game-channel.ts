@@ -70,8 +70,8 @@ export function useGameChannel(uuid: string, onMissing: () => void, enabled = tr
         // Scored, or scored again after a host's correction: points, ranks and statistics too.
         for (const queryKey of [
           queryKeys.participation(uuid),
-          ['leaderboard', uuid],
-          ['question_stats', uuid],
+          queryKeys.leaderboards(uuid),
+          queryKeys.questionStatsAll(uuid),
         ]) {
           void queryClient.invalidateQueries({ queryKey });
         }

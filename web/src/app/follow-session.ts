@@ -1,12 +1,8 @@
+import type { Profile } from '@hunch/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { onSessionChange } from '../api/client';
 import { queryKeys } from '../api/query-keys';
-
-/** Signed out under this tab: as its own logout does, nothing cached is left for the next visitor. */
-function signedOut(client: QueryClient): void {
-  client.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.profile[0] });
-  client.setQueryData(queryKeys.profile, null);
-}
+import { startCacheOver } from '../api/session-cache';
 
 /**
  * The app follows the session under the tab (decision 036). Someone else signed in (another tab's
@@ -25,7 +21,7 @@ export function followSession(client: QueryClient): () => void {
     } else if (change === 'other-account') {
       window.location.reload();
     } else {
-      signedOut(client);
+      startCacheOver(client, null);
     }
   });
   return () => {
@@ -36,10 +32,13 @@ export function followSession(client: QueryClient): () => void {
 
 /**
  * Another tab logged in or out: the profile is asked for again. Its answer names another account
- * (the client tells 'other-account'), or none.
+ * than this tab's (the client tells 'other-account'), or none, or, in a tab that was signed out,
+ * the one now signed in: what was cached for the visitor goes, as at a login in this tab.
  */
 async function askWhoIsSignedIn(client: QueryClient): Promise<void> {
-  const before = client.getQueryData(queryKeys.profile);
+  const before = client.getQueryData<Profile | null>(queryKeys.profile);
   await client.invalidateQueries({ queryKey: queryKeys.profile });
-  if (before && client.getQueryData(queryKeys.profile) === null) signedOut(client);
+  const now = client.getQueryData<Profile | null>(queryKeys.profile);
+  if (now === undefined || (now === null) === (before === null || before === undefined)) return;
+  startCacheOver(client, now);
 }

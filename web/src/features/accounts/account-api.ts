@@ -1,25 +1,36 @@
 import { type CheckField, type CommunityRank, httpRoutes, type Profile } from '@hunch/contract';
-import { callApi, isApiError, readSuccess, sendApi, sessionChanged } from '../../api/client';
+import { callApi, errorFrom, isApiError, readSuccess, sendApi, sessionChanged } from '../../api/client';
 import type { FieldCheck } from './registration-checks';
 
 export async function logIn(username: string, password: string): Promise<Profile> {
   const body = new FormData();
   body.set('username', username);
   body.set('password', password);
-  const profile = await callApi(httpRoutes.login, { body });
-  sessionChanged();
-  return profile;
+  return withNewSession(httpRoutes.login, await sendApi(httpRoutes.login, { body }));
 }
 
 export async function register(body: FormData): Promise<Profile> {
-  const profile = await callApi(httpRoutes.register, { body });
-  sessionChanged();
-  return profile;
+  return withNewSession(httpRoutes.register, await sendApi(httpRoutes.register, { body }));
 }
 
 export async function logOut(): Promise<void> {
-  await callApi(httpRoutes.logout);
+  const res = await sendApi(httpRoutes.logout);
+  if (!res.ok) throw await errorFrom(res);
   sessionChanged();
+  await res.text();
+}
+
+/**
+ * A login's or sign-up's answer: once it is a success the session is another, whatever reading the
+ * profile in it then does (the CSRF token and the shown account are forgotten, other tabs told).
+ */
+async function withNewSession(
+  def: typeof httpRoutes.login | typeof httpRoutes.register,
+  res: Response,
+): Promise<Profile> {
+  if (!res.ok) throw await errorFrom(res);
+  sessionChanged();
+  return readSuccess(def, res);
 }
 
 export async function fetchProfileOf(username: string): Promise<Profile> {

@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { startCacheOver } from '../../api/session-cache';
 import { useProfile } from '../../api/use-profile';
 import { useSingleFlight } from '../../shared/single-flight';
 import { useDocumentTitle } from '../../shared/use-document-title';
@@ -25,8 +26,7 @@ export function LoginPage() {
     onSuccess: async (profile) => {
       // Whatever was cached belonged to the anonymous visitor (joined flags, ranks...).
       await queryClient.cancelQueries();
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.profile[0] });
-      queryClient.setQueryData(queryKeys.profile, profile);
+      startCacheOver(queryClient, profile);
       navigate(returnTarget(params.get('returnto')), { replace: true });
     },
   });

@@ -5,6 +5,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { userImageUrl } from '../../api/asset-urls';
 import { errorText, isApiError } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { startCacheOver } from '../../api/session-cache';
 import { useProfile } from '../../api/use-profile';
 import { useImageVersion } from '../../shared/image-version';
 import { Loading } from '../../shared/loading';
@@ -24,10 +25,7 @@ function ProfileNav() {
   const logout = useMutation({
     mutationFn: logOut,
     onSuccess: () => {
-      // Nothing cached belongs to the next visitor.
-      // Keep the profile query itself (the footer watches it) and set it to logged out.
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.profile[0] });
-      queryClient.setQueryData(queryKeys.profile, null);
+      startCacheOver(queryClient, null);
       navigate('/login', { replace: true });
     },
   });
