@@ -14,6 +14,7 @@ import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
 import { accountChanged } from '../platform/sessions';
 import { AnswerBatcher, BATCHER_DEFAULTS, type BatcherLog, EntryGoneError } from './answer-batcher';
+import { socketEnding } from './ending-sockets';
 import { type OutgoingEvent, SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
 import { countPlayers, enterLiveGame, playerStanding } from './live-queries';
@@ -70,11 +71,6 @@ interface PlayerCount {
 
 /** The lobby and the countdown: counts go to everyone, as no question is due yet. */
 const beforeQuestions = (phase: LivePhase) => phase.kind === 'lobby' || phase.kind === 'countdown';
-
-/** Between server processes (Redis): a player left a community; each ends its sockets of theirs. */
-const LEFT_COMMUNITY = 'live:left-community';
-/** Between server processes: a session ended; each ends its sockets opened with it. */
-const LOGGED_OUT = 'live:logged-out';
 
 /** Resolves the logged-in user of a socket handshake, and its session's key, from its session cookie. */
 export type HandshakeSession = (
@@ -346,38 +342,7 @@ export function registerLiveNamespace(
     }
   }
 
-  /**
-   * Ends this process's live sockets of a player who left a community: in the community's games,
-   * and where they play for it as a subcommunity. How many were ended.
-   */
-  async function endLocally(userId: number, communityId: number): Promise<number> {
-    let ended = 0;
-    for (const socket of players.of(userId)) {
-      // A game that cannot be read now is not kept open on a guess.
-      const info = await schedules.get(socket.data.gameId).catch(() => undefined);
-      const sub = socket.data.subcommunity ? info?.subcommunities.get(socket.data.subcommunity) : undefined;
-      if (!info || info.communityId === communityId || sub?.id === communityId) {
-        socket.disconnect(true);
-        ended++;
-      }
-    }
-    return ended;
-  }
-  /** Ends this process's live sockets opened with a session that has ended. How many were ended. */
-  function endSessionLocally(userId: number, session: number): number {
-    const ended = players.of(userId).filter((socket) => socket.data.session === session);
-    for (const socket of ended) socket.disconnect(true);
-    return ended.length;
-  }
-  io.of('/').on(LOGGED_OUT, (userId: unknown, session: unknown) => {
-    if (Number.isInteger(userId) && Number.isInteger(session))
-      endSessionLocally(userId as number, session as number);
-  });
-  // Another process's player left a community (its sockets may be here).
-  io.of('/').on(LEFT_COMMUNITY, (userId: unknown, communityId: unknown) => {
-    if (Number.isInteger(userId) && Number.isInteger(communityId))
-      endLocally(userId as number, communityId as number).catch(() => undefined);
-  });
+  const ending = socketEnding(io, players, (gameId) => schedules.get(gameId), !!ctx.config.redisUrl);
 
   /** Brings a (re)connecting player up to date: phase, their answers, the question in progress. */
   async function resume(socket: LiveSocket, gameId: string) {
@@ -421,19 +386,10 @@ export function registerLiveNamespace(
     answerPaths,
     results,
     announcer,
-    /**
-     * A player left a community: ends their live sockets in its games on every process (with
-     * REDIS_URL, the others hear of it through the adapter). Waits for this process's own.
-     */
-    async endPlayer(userId: number, communityId: number): Promise<number> {
-      if (ctx.config.redisUrl) io.serverSideEmit(LEFT_COMMUNITY, userId, communityId);
-      return endLocally(userId, communityId);
-    },
-    /** A session ended (a logout): its live sockets end, on every process. How many here. */
-    endSession(userId: number, session: number): number {
-      if (ctx.config.redisUrl) io.serverSideEmit(LOGGED_OUT, userId, session);
-      return endSessionLocally(userId, session);
-    },
+    /** A player left a community: their live sockets in its games end, on every process. */
+    endPlayer: ending.endPlayer,
+    /** A session ended (a logout, a login over it): its live sockets end, on every process. */
+    endSession: ending.endSession,
     /** The namespace of one game, for the driver's broadcasts (a child of the pattern namespace). */
     of(gameId: string): LiveNamespace {
       return io.of(`/game/${gameId}`) as unknown as LiveNamespace;

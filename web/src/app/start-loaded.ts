@@ -6,10 +6,14 @@
 export function startLoaded(start: () => Promise<(() => void) | undefined>): () => void {
   let stop: (() => void) | undefined;
   let stopped = false;
-  void start().then((s) => {
-    if (stopped) s?.();
-    else stop = s;
-  });
+  start().then(
+    (s) => {
+      if (stopped) s?.();
+      else stop = s;
+    },
+    // Not loaded (offline, a new deploy meanwhile): the page goes on without it.
+    () => undefined,
+  );
   return () => {
     stopped = true;
     stop?.();
