@@ -146,6 +146,22 @@ describe('a double click sends one request', () => {
     await q1.getByLabel('Question text', { exact: true }).fill('Which one?');
     await q1.getByLabel('Choice 1', { exact: true }).fill('This one');
     await q1.getByLabel('Choice 2', { exact: true }).fill('That one');
+    // Opening in the past (a year typed wrong): Create asks first, and dismissed, sends nothing.
+    await main.getByLabel('Submissions open', { exact: true }).fill(await localInput(page, now - 86_400_000));
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (d) => {
+        resolve(d.message());
+        void d.dismiss();
+      }),
+    );
+    const early = recordRequests(page, (r) => r.url().includes('/api/host/import') && r.method() === 'POST');
+    await main.getByRole('button', { name: 'Create game', exact: true }).click();
+    expect(await asked).toMatch(
+      /^Submissions open at a time that has passed: .* cannot be deleted\. Create it\?$/,
+    );
+    await page.waitForTimeout(300);
+    expect(early).toEqual([]);
+    expect(new URL(page.url()).pathname).toMatch(/\/new$/);
     await main.getByLabel('Submissions open', { exact: true }).fill(await localInput(page, now + 86_400_000));
     await main
       .getByLabel('Submissions close', { exact: true })

@@ -82,6 +82,19 @@ export interface GameEditorProps {
 }
 
 /** The game editor (hosting spec §2): settings, questions, preview, outcomes and delete. */
+/**
+ * A new game whose submissions open time has passed opens as it is created, and an opened game can
+ * no longer be deleted (hosting spec §2): a year typed wrong could not be undone, so the host says
+ * it is meant. A season file may still bring past games (a copied season), unasked.
+ */
+function confirmOpeningAtOnce(open: string): boolean {
+  const at = Date.parse(open);
+  if (!(at <= Date.now())) return true;
+  return window.confirm(
+    'Submissions open at a time that has passed: the game opens as soon as it is created, and an opened game cannot be deleted. Create it?',
+  );
+}
+
 export function GameEditor({ season, version, si, gi, initial, hosted }: GameEditorProps) {
   const navigate = useNavigate();
   const series = season.series[si]!;
@@ -258,6 +271,7 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
               build={build}
               part={(doc) => placeIn(doc).stored ?? null}
               saveLabel={isNew ? 'Create game' : 'Save game'}
+              confirmSave={isNew ? () => confirmOpeningAtOnce(game.schedule.open) : undefined}
             />
           </div>
         </form>

@@ -162,14 +162,18 @@ export function SaveBar({
   part,
   saveLabel = 'Save',
   disabled,
+  confirmSave,
 }: {
   save: SeasonSave;
 } & SaveTarget & {
     saveLabel?: string;
     disabled?: boolean;
+    /** Asked before a save (not a check): false keeps the edits unsent. */
+    confirmSave?: () => boolean;
   }) {
   const { mutation, done, placed, sent } = save;
   const send = (dryRun: boolean) => {
+    if (!dryRun && confirmSave && !confirmSave()) return;
     if (build(base.doc)) (dryRun ? save.check : save.save)({ base, build, part });
   };
   return (
