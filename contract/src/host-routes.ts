@@ -92,8 +92,11 @@ export const hostRoutes = {
     // problem of the document at its path. The other refusals are sentences (a malformed If-Match
     // among them). An If-Match header (seasonVersionSchema) saves only over that version of the
     // community: 412 when it changed. If-None-Match: * creates it only: 412 when it exists.
-    errors: [400, 401, 403, 409, 412, 413, 415],
+    errors: [400, 401, 403, 409, 412, 413, 415, 429],
     invalid: { query: { status: 400, message: 'dry_run is 1 or 0, and community names one community' } },
+    // A file is parsed, checked against the database and may bring 20 MB of images to re-encode:
+    // not something one address may repeat at will. Every console save is one.
+    rateLimit: 'imports',
   }),
   seasonExport: route({
     method: 'GET',

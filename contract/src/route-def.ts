@@ -26,7 +26,7 @@ export type BodyKind =
  * A per-address request limit a route declares by name; the server sets its numbers from the
  * environment (LIMIT_REGISTRATIONS_PER_HOUR, LIMIT_FIELD_CHECKS_PER_MINUTE, LIMIT_UPLOADS_PER_HOUR) and answers 429 past it.
  */
-export type RateLimitName = 'registrations' | 'fieldChecks' | 'uploads';
+export type RateLimitName = 'registrations' | 'fieldChecks' | 'uploads' | 'imports';
 
 /** A text/plain error answer. */
 export const errorTextSchema = z.string();

@@ -85,6 +85,7 @@ function spawnServer(port: number, dataDir: string, options: StartServerOptions)
       LIMIT_REGISTRATIONS_PER_HOUR: '1000000',
       LIMIT_FIELD_CHECKS_PER_MINUTE: '1000000',
       LIMIT_PICTURES_PER_MINUTE: '1000000',
+      LIMIT_IMPORTS_PER_HOUR: '1000000',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,5 @@
 import type { SeasonImportResult, SeasonInput } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../platform/config';
 import { pngBytes } from '../test/factories';
 import {
   adminName,
@@ -9,17 +8,13 @@ import {
   seasonDoc,
   signUp,
   stillPendingAfter,
+  uploadHostImage,
 } from '../test/hosting-factories';
 import { multipart, startTestApp, type TestApp, type TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-const upload = (client: TestClient, kind: string, data: Buffer, field = 'image') =>
-  client.request('POST', `/api/host/image?kind=${kind}`, {
-    multipart: multipart({}, { field, filename: 'picture.png', contentType: 'image/png', data }),
-  });
 
 /**
  * The console's calls (issue 25): a community's games, deleting a game that has not opened, and
@@ -63,7 +58,7 @@ describe.each(dbKinds)('host console calls (%s)', (kind) => {
       [
         (c: TestClient) => c.get(`/api/host/games/${doc.community.endpoint}`),
         (c: TestClient) => c.delete(`/api/host/game/${uuid(doc, 'week-2')}`),
-        (c: TestClient) => upload(c, 'games', Buffer.from('x')),
+        (c: TestClient) => uploadHostImage(c, 'games', Buffer.from('x')),
       ] as const;
     for (const call of calls(a)) expect((await call(visitor)).statusCode).toBe(401);
     for (const call of calls(a)) expect((await call(player)).statusCode).toBe(403);
@@ -192,7 +187,7 @@ describe.each(dbKinds)('host console calls (%s)', (kind) => {
 
   it('takes a PNG, re-encodes it, and names it so that a season document can use it', async () => {
     const png = await pngBytes(96, 64);
-    const res = await upload(host, 'communities', png);
+    const res = await uploadHostImage(host, 'communities', png);
     expect(res.statusCode, res.body).toBe(201);
     const { name: image } = res.json();
     expect(image).toMatch(/^s-[0-9a-f]{32}\.jpg$/);
@@ -200,7 +195,7 @@ describe.each(dbKinds)('host console calls (%s)', (kind) => {
     expect([served.statusCode, served.headers['content-type']]).toEqual([200, 'image/jpeg']);
     expect(served.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     // The same picture again is the same file.
-    expect((await upload(admin, 'communities', png)).json().name).toBe(image);
+    expect((await uploadHostImage(admin, 'communities', png)).json().name).toBe(image);
 
     const withImage = { ...a, community: { ...a.community, image } };
     const imported = await postSeason(host, withImage);
@@ -209,18 +204,22 @@ describe.each(dbKinds)('host console calls (%s)', (kind) => {
     expect((await host.get(`/api/host/export/${a.community.endpoint}`)).body).toContain(`image: ${image}`);
 
     // Uploaded as a game's picture, it is not a community's.
-    const asGame = (await upload(host, 'games', await pngBytes(90, 60))).json().name;
+    const asGame = (await uploadHostImage(host, 'games', await pngBytes(90, 60))).json().name;
     const wrongKind = await postSeason(host, { ...a, community: { ...a.community, image: asGame } });
     expect(wrongKind.statusCode).toBe(400);
     expect(wrongKind.json().errors[0]).toMatchObject({ path: 'community.image' });
   });
 
   it('refuses what is not a JPEG or PNG picture, and a form without the image', async () => {
-    const text = await upload(host, 'games', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'));
+    const text = await uploadHostImage(
+      host,
+      'games',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+    );
     expect([text.statusCode, text.body]).toEqual([400, 'The image must be a JPEG or PNG picture']);
     const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
-    expect((await upload(host, 'games', gif)).statusCode).toBe(400);
-    expect((await upload(host, 'games', await pngBytes(), 'picture')).statusCode).toBe(400);
+    expect((await uploadHostImage(host, 'games', gif)).statusCode).toBe(400);
+    expect((await uploadHostImage(host, 'games', await pngBytes(), 'picture')).statusCode).toBe(400);
     const none = await host.request('POST', '/api/host/image?kind=games', {
       multipart: multipart({ a: 'b' }),
     });
@@ -228,44 +227,7 @@ describe.each(dbKinds)('host console calls (%s)', (kind) => {
       400,
       'Send the image as a multipart form field named image',
     ]);
-    const kind = await upload(host, 'users', await pngBytes());
+    const kind = await uploadHostImage(host, 'users', await pngBytes());
     expect([kind.statusCode, kind.body]).toEqual([400, 'kind is communities, games or questions']);
-  });
-});
-
-describe('the upload limit', () => {
-  let t: TestApp;
-  const name = adminName();
-  beforeAll(async () => {
-    const rateLimits = { ...loadConfig({}).rateLimits, uploads: { max: 2, windowMs: HOUR } };
-    t = await startTestApp('pglite', { config: { adminUsers: [name], rateLimits } });
-  });
-  afterAll(() => t.close());
-
-  it('answers 429 with a sentence past LIMIT_UPLOADS_PER_HOUR', async () => {
-    expect(loadConfig({}).rateLimits.uploads).toEqual({ max: 120, windowMs: HOUR });
-    expect(loadConfig({ LIMIT_UPLOADS_PER_HOUR: '7' }).rateLimits.uploads.max).toBe(7);
-    const admin = t.client();
-    await signUp(admin, name);
-    const png = await pngBytes();
-    for (let i = 0; i < 2; i++) expect((await upload(admin, 'games', png)).statusCode).toBe(201);
-    const over = await upload(admin, 'games', png);
-    expect(over.statusCode).toBe(429);
-    expect(over.body).toMatch(
-      /^Too many images were uploaded from this address\. Try again in \d+ minutes?\.$/,
-    );
-    // A player's profile picture has the same limit, counted on its own: each upload is decoded
-    // and re-encoded, which an address must not repeat at will.
-    const profilePicture = () =>
-      admin.put('/api/profile_image', {
-        multipart: multipart(
-          {},
-          { field: 'profile_img', filename: 'me.png', contentType: 'image/png', data: png },
-        ),
-      });
-    for (let i = 0; i < 2; i++) expect((await profilePicture()).statusCode).toBe(200);
-    const tooMany = await profilePicture();
-    expect(tooMany.statusCode).toBe(429);
-    expect(tooMany.body).toMatch(/^Too many images were uploaded from this address\./);
   });
 });

@@ -44,6 +44,7 @@ const envSchema = z.object({
   LIMIT_FIELD_CHECKS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(120),
   LIMIT_PICTURES_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  LIMIT_IMPORTS_PER_HOUR: z.coerce.number().int().min(1).default(600),
 });
 
 export interface Config {
@@ -127,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       registrations: { max: e.LIMIT_REGISTRATIONS_PER_HOUR, windowMs: 3_600_000 },
       fieldChecks: { max: e.LIMIT_FIELD_CHECKS_PER_MINUTE, windowMs: 60_000 },
       uploads: { max: e.LIMIT_UPLOADS_PER_HOUR, windowMs: 3_600_000 },
+      imports: { max: e.LIMIT_IMPORTS_PER_HOUR, windowMs: 3_600_000 },
     },
   };
 }

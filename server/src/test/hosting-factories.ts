@@ -5,7 +5,7 @@ import yazl from 'yazl';
 import { lockCommunityEndpoint } from '../hosting/season-queries';
 import type { Db } from '../platform/db/database';
 import { registerPlayer } from './factories';
-import { startTestApp, type TestApp, type TestClient } from './test-app';
+import { multipart, startTestApp, type TestApp, type TestClient } from './test-app';
 import type { DbKind } from './test-db';
 
 let seq = 0;
@@ -193,3 +193,9 @@ export async function stillPendingAfter(promise: Promise<unknown>, ms: number): 
   await new Promise((resolve) => setTimeout(resolve, ms));
   return !settled;
 }
+
+/** POST /api/host/image of `data` as a PNG file part (`field` names the part). */
+export const uploadHostImage = (client: TestClient, kind: string, data: Buffer, field = 'image') =>
+  client.request('POST', `/api/host/image?kind=${kind}`, {
+    multipart: multipart({}, { field, filename: 'picture.png', contentType: 'image/png', data }),
+  });

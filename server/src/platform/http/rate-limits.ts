@@ -12,6 +12,7 @@ const refusals: Record<RateLimitName, string> = {
   registrations: 'Too many accounts were created from this address',
   fieldChecks: 'Too many checks from this address',
   uploads: 'Too many images were uploaded from this address',
+  imports: 'Too many season files were sent from this address',
 };
 
 /** "Try again in 59 minutes." / "… in 20 seconds.": rounded up, so it is never too early. */
