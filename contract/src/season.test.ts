@@ -191,6 +191,29 @@ describe('season documents', () => {
     ]);
   });
 
+  it('refuses a window of no time (nobody could enter), and takes results at the close', () => {
+    const messages = (synchronous: boolean, standby: string, complete: string) => {
+      const doc = valid() as Loose;
+      Object.assign(game(doc), { synchronous, speed_bonus: false });
+      game(doc).schedule = { open: at('1T18:00:00Z'), standby: at(standby), complete: at(complete) };
+      return parseSeason(doc).problems.map((p) => [p.path, p.message]);
+    };
+    expect(messages(false, '1T18:00:00Z', '2T18:00:00Z')).toEqual([
+      [
+        'series.0.games.0.schedule.standby',
+        'Submissions must stay open for some time: they close the moment they open',
+      ],
+    ]);
+    expect(messages(true, '1T18:00:00Z', '2T18:00:00Z')).toEqual([
+      [
+        'series.0.games.0.schedule.standby',
+        'The lobby must open before the game starts, so that players can join it',
+      ],
+    ]);
+    // One second is a window; results may come as submissions close.
+    expect(messages(false, '1T18:00:01Z', '1T18:00:01Z')).toEqual([]);
+  });
+
   it('reports every problem of a document at once, including rules of the games that parse', () => {
     const paths = pathsOf((d: Loose) => {
       d.community.endpoint = 'X';

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiWrite,
   expectCleanSession,
+  localInput,
   logIn,
   newSession,
   register,
@@ -11,6 +12,7 @@ import {
   saveScreenshot,
   useServerAndBrowser,
   WAIT,
+  wholeSecond,
 } from './harness';
 
 /**
@@ -43,15 +45,6 @@ async function slowDown(page: Page, url: RegExp, ms: number): Promise<void> {
     await new Promise((r) => setTimeout(r, ms));
     await route.continue();
   });
-}
-
-/** Local date-time input text for a moment, whole seconds (not :00, which the input would drop). */
-function localInput(page: Page, ms: number): Promise<string> {
-  return page.evaluate((t) => {
-    const d = new Date(Math.ceil(t / 1000) * 1000 + 1000);
-    const p = (n: number) => String(n).padStart(2, '0');
-    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds() || 1)}`;
-  }, ms);
 }
 
 describe('a double click sends one request', () => {
@@ -147,7 +140,9 @@ describe('a double click sends one request', () => {
     await q1.getByLabel('Choice 1', { exact: true }).fill('This one');
     await q1.getByLabel('Choice 2', { exact: true }).fill('That one');
     // Opening in the past (a year typed wrong): Create asks first, and dismissed, sends nothing.
-    await main.getByLabel('Submissions open', { exact: true }).fill(await localInput(page, now - 86_400_000));
+    await main
+      .getByLabel('Submissions open', { exact: true })
+      .fill(await localInput(page, wholeSecond(now - 86_400_000)));
     const asked = new Promise<string>((resolve) =>
       page.once('dialog', (d) => {
         resolve(d.message());
@@ -162,11 +157,15 @@ describe('a double click sends one request', () => {
     await page.waitForTimeout(300);
     expect(early).toEqual([]);
     expect(new URL(page.url()).pathname).toMatch(/\/new$/);
-    await main.getByLabel('Submissions open', { exact: true }).fill(await localInput(page, now + 86_400_000));
+    await main
+      .getByLabel('Submissions open', { exact: true })
+      .fill(await localInput(page, wholeSecond(now + 86_400_000)));
     await main
       .getByLabel('Submissions close', { exact: true })
-      .fill(await localInput(page, now + 2 * 86_400_000));
-    await main.getByLabel('Results', { exact: true }).fill(await localInput(page, now + 3 * 86_400_000));
+      .fill(await localInput(page, wholeSecond(now + 2 * 86_400_000)));
+    await main
+      .getByLabel('Results', { exact: true })
+      .fill(await localInput(page, wholeSecond(now + 3 * 86_400_000)));
 
     const imports = recordRequests(
       page,

@@ -1,6 +1,6 @@
 import type { Locator, Page, WebSocket } from 'playwright-core';
 import { expect } from 'vitest';
-import { checkScreen, saveScreenshot, WAIT } from './harness';
+import { WAIT } from './harness';
 
 // The live game journey's moves (live-game.test.ts): finding a lobby, answering, reading a result,
 // and holding a page still while its screen is checked.
@@ -53,27 +53,6 @@ export async function openLiveGame(page: Page): Promise<{ path: string; startsAt
   throw new Error(
     `No Hunch Live lobby with ${MIN_LOBBY_LEFT_MS} ms left opened in time. Seen: ${seen.join(' | ')}`,
   );
-}
-
-/**
- * The screenshots a journey saves, noted so that it can check that none overwrote another: with
- * several devices on one screen, each device's need names of their own (a later file of the same
- * name replaces the earlier one in .e2e-artifacts/).
- */
-export function screenshotLog() {
-  const saved: string[] = [];
-  return {
-    /** What the window shows (saveScreenshot, not the whole page). */
-    shot: async (page: Page, name: string) => {
-      saved.push(await saveScreenshot(page, name, false));
-    },
-    /** checkScreen: axe and overflow at three sizes, and its screenshots. */
-    check: async (page: Page, name: string) => {
-      saved.push(...(await checkScreen(page, name)));
-    },
-    /** The files saved more than once. */
-    overwritten: () => [...new Set(saved.filter((file, i) => saved.indexOf(file) !== i))],
-  };
 }
 
 /** The eyebrow of the question on screen: 'Question 2 of 4 · ...'. */

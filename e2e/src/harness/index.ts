@@ -14,9 +14,11 @@ export {
 } from './browser';
 export { handleDialogs, type SeenDialog } from './dialogs';
 export { fieldMessage, fieldState, tint } from './fields';
+export { factsOf, joinCommunity, localInput, predictPoints, wholeSecond, zipOf } from './hosting';
 export { journey, type Screen, type ScreenOptions } from './journey';
 export { artifactsDir, assertWebBuilt, repoRoot, webDist } from './paths';
 export { type Rgb, solidPng } from './png';
+export { screenshotLog } from './screenshot-log';
 export { type RunningServer, type StartServerOptions, startServer } from './server';
 export {
   CHECK_WAIT,

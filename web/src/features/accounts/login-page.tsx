@@ -2,7 +2,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
 import { startCacheOver } from '../../api/session-cache';
 import { useProfile } from '../../api/use-profile';
 import { useSingleFlight } from '../../shared/single-flight';

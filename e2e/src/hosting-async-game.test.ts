@@ -1,129 +1,42 @@
-import type { Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import yazl from 'yazl';
 import {
-  apiWrite,
-  CHECK_WAIT,
-  checkScreen,
   expectCleanSession,
+  factsOf,
   handleDialogs,
+  joinCommunity,
   journey,
+  localInput,
   logIn,
   newSession,
   PHONE,
+  predictPoints,
   register,
   type Session,
-  saveScreenshot,
-  settle,
   useServerAndBrowser,
   WAIT,
+  wholeSecond,
 } from './harness';
+import { consoleShots, mainOf, newUser, PASSWORD } from './hosting-journey';
 
 /**
- * Two hosting journeys (hosting spec §1-§4) against the real server and the built web app, on a
- * site with no demo content:
- *
- * 1. An admin creates a community in the console and grants a host; the host creates a series and
- *    an asynchronous game (vote, guess linked to the vote, predict with its outcome pending); two
- *    players play it; past complete the game page waits for the host; the host enters the outcome
- *    in the console; both players see the scores worked out by hand (DESIGN §2) and the breakdown.
- * 2. A host imports a .zip season (season.yaml and a PNG) in the console, checks it first; a
- *    player plays its live game to 'Game complete!' and the results.
- *
- * The console's screens are checked with axe at phone and desktop size, and screenshotted.
+ * A hosting journey (hosting spec §1-§4) against the real server and the built web app, on a site
+ * with no demo content: an admin creates a community in the console and grants a host; the host
+ * creates a series and an asynchronous game (vote, guess linked to the vote, predict with its
+ * outcome pending); two players play it; past complete the game page waits for the host; the host
+ * enters the outcome in the console; both players see the scores worked out by hand (DESIGN §2)
+ * and the breakdown. The console's screens are checked with axe at phone and desktop size, and
+ * screenshotted. hosting-live-import.test.ts is the other journey.
  */
 
 const STAMP = Date.now().toString(36).slice(-6);
-const PASSWORD = 'Hunch!2468';
-const DATE_OF_BIRTH = '1995-06-15';
-const ADMIN_1 = `hj_admin_${STAMP}`;
-const ADMIN_2 = `hj_admin2_${STAMP}`;
-
-// ---------------------------------------------------------------------------------------------
-/** Screenshots taken by this file, for the report. */
-const shots: string[] = [];
-
-/** A console screen: axe at phone and desktop size (0 serious/critical), screenshots; back to the phone. */
-async function checkConsole(page: Page, name: string): Promise<void> {
-  shots.push(...(await checkScreen(page, name)));
-  await page.setViewportSize(PHONE);
-}
-
-/** One screenshot of what the window shows now. */
-async function shot(page: Page, name: string): Promise<void> {
-  await settle(page);
-  shots.push(await saveScreenshot(page, name, false));
-}
-
-// ---------------------------------------------------------------------------------------------
-
-const newUser = (username: string) => ({ username, password: PASSWORD, dateOfBirth: DATE_OF_BIRTH });
-
-async function joinCommunity(page: Page, endpoint: string, name: string): Promise<void> {
-  await page.goto(`/communities/${endpoint}`);
-  await page.getByRole('button', { name: `Join ${name}`, exact: true }).click();
-  await page.getByText('Joined', { exact: true }).waitFor();
-}
-
-/** The local wall-clock time of an instant in the page's zone, as a datetime-local input takes it. */
-async function localInput(page: Page, ms: number): Promise<string> {
-  return page.evaluate((t) => {
-    const d = new Date(t);
-    const p = (n: number) => String(n).padStart(2, '0');
-    return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-  }, ms);
-}
-
-/** A whole second that is not :00 (the input would drop ':00' and the typed value would not match). */
-function whole(ms: number): number {
-  let t = Math.ceil(ms / 1000) * 1000;
-  if (new Date(t).getSeconds() === 0) t += 1000;
-  return t;
-}
-
-/** DESIGN §2: a predict answer's points. */
-const predictPoints = (x: number, truth: number, min: number, max: number) =>
-  Math.round(100 * Math.max(0, 1 - Math.abs(x - truth) / (max - min)) ** 2);
-
-function zipOf(files: Record<string, Buffer | string>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, content] of Object.entries(files)) {
-    zip.addBuffer(typeof content === 'string' ? Buffer.from(content) : content, name);
-  }
-  zip.end();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    zip.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    zip.outputStream.on('error', reject);
-  });
-}
-
-/**
- * A breakdown card's tiles as a person reads them: each term ('Your answer', 'The answer',
- * 'Points', …) with the text of its definition, spaces collapsed.
- */
-async function factsOf(card: Locator): Promise<Record<string, string>> {
-  const terms = card.getByRole('term');
-  await expect.poll(() => terms.count(), WAIT).toBeGreaterThan(0);
-  const names = await terms.allTextContents();
-  const values = await card.getByRole('definition').allTextContents();
-  expect(values.length, 'one definition per term').toBe(names.length);
-  const tidy = (t: string) => t.replace(/\s+/g, ' ').trim();
-  return Object.fromEntries(names.map((n, k) => [tidy(n), tidy(values[k]!)]));
-}
-
+const { check: checkConsole, shot } = consoleShots('hosting-async-game');
+const ADMIN = `hj_admin_${STAMP}`;
 const footerOf = (page: Page) => page.getByRole('navigation', { name: 'Main' });
-const mainOf = (page: Page) => page.getByRole('main');
 
-describe('hosting journeys', () => {
-  const setup = useServerAndBrowser({ env: { ADMIN_USERS: `${ADMIN_1},${ADMIN_2.toUpperCase()}` } });
-  afterAll(() => {
-    if (shots.length > 0) console.info(`hosting-journeys screenshots:\n${shots.join('\n')}`);
-  });
+describe('hosting journey', () => {
+  const setup = useServerAndBrowser({ env: { ADMIN_USERS: ADMIN } });
 
-  // -------------------------------------------------------------------------------------------
   describe('journey 1: admin grants a host, who runs an asynchronous game with a pending outcome', () => {
     const COMMUNITY = `trail-club-${STAMP}`;
     const COMMUNITY_NAME = `Trail Club ${STAMP}`;
@@ -172,7 +85,7 @@ describe('hosting journeys', () => {
 
     screen('register: the admin (named in ADMIN_USERS), a future host and two players', async () => {
       await Promise.all([
-        register(admin.page, newUser(ADMIN_1)),
+        register(admin.page, newUser(ADMIN)),
         register(host.page, newUser(HOST)),
         register(p1.page, newUser(P1)),
         register(p2.page, newUser(P2)),
@@ -291,7 +204,11 @@ describe('hosting journeys', () => {
       // The schedule last, so that it is still ahead when it reaches the server: opens in a few
       // seconds, and leaves the players some minutes to answer on a busy machine.
       const now = Date.now();
-      schedule = { open: whole(now + 25_000), standby: whole(now + 200_000), complete: whole(now + 215_000) };
+      schedule = {
+        open: wholeSecond(now + 25_000),
+        standby: wholeSecond(now + 200_000),
+        complete: wholeSecond(now + 215_000),
+      };
       await main.getByLabel('Submissions open', { exact: true }).fill(await localInput(page, schedule.open));
       await main
         .getByLabel('Submissions close', { exact: true })
@@ -537,214 +454,6 @@ describe('hosting journeys', () => {
       'the whole journey: no unexpected dialog, page error or 5xx answer',
       async () => {
         for (const [k, s] of [admin, host, p1, p2].entries())
-          expectCleanSession(dialogs[k]!.unexpected, s.problems);
-      },
-      { always: true },
-    );
-  });
-
-  // -------------------------------------------------------------------------------------------
-  describe('journey 2: a host imports a .zip season and a player plays its live game', () => {
-    const COMMUNITY = `quiz-night-${STAMP}`;
-    const COMMUNITY_NAME = `Quiz Night ${STAMP}`;
-    const SERIES = 'live-rounds';
-    const SERIES_NAME = 'Live Rounds';
-    const GAME_KEY = 'round-1';
-    const GAME_NAME = 'Round 1';
-    const HOST = `hj_host2_${STAMP}`;
-    const PLAYER = `hj_p3_${STAMP}`;
-    const Q1 = 'Favourite colour?';
-    const Q2 = 'How many teams tonight?';
-    const TRUTH = 70;
-
-    let admin: Session;
-    let host: Session;
-    let player: Session;
-    let dialogs: ReturnType<typeof handleDialogs>[] = [];
-    let started = 0;
-    beforeAll(async () => {
-      started = Date.now();
-      const { server, browser } = setup();
-      admin = await newSession(browser, server.baseUrl);
-      host = await newSession(browser, server.baseUrl);
-      player = await newSession(browser, server.baseUrl);
-      dialogs = [admin, host, player].map((s) => handleDialogs(s.page));
-      await host.page.setViewportSize(PHONE);
-      await player.page.setViewportSize(PHONE);
-    });
-    afterAll(async () => {
-      console.info(`journey 2 took ${Math.round((Date.now() - started) / 1000)} s`);
-      for (const s of [admin, host, player]) await s?.context.close();
-    });
-
-    const screen = journey('hosting-2', () => ({ host: host.page, player: player.page }));
-
-    screen(
-      'setup: an admin makes the community and grants the host (through the API); the player joins',
-      async () => {
-        await Promise.all([
-          register(admin.page, newUser(ADMIN_2)),
-          register(host.page, newUser(HOST)),
-          register(player.page, newUser(PLAYER)),
-        ]);
-        const created = await apiWrite(admin.page, 'POST', '/api/host/import', {
-          community: { endpoint: COMMUNITY, name: COMMUNITY_NAME, listed: true },
-          series: [],
-        });
-        expect(created.status, created.text).toBe(200);
-        const granted = await apiWrite(admin.page, 'PUT', `/api/host/hosts/${COMMUNITY}/${HOST}`);
-        expect(granted.status, granted.text).toBe(200);
-        await joinCommunity(player.page, COMMUNITY, COMMUNITY_NAME);
-      },
-    );
-
-    let schedule = { open: 0, standby: 0, complete: 0 };
-    let playerValue = 0;
-    screen('host: the import panel checks the .zip (dry run), then imports it', async () => {
-      const page = host.page;
-      await page.context().clearCookies();
-      await logIn(page, HOST, PASSWORD);
-      await page.goto(`/host/${COMMUNITY}`);
-      const main = mainOf(page);
-      await main.getByRole('heading', { level: 1, name: COMMUNITY_NAME }).waitFor();
-      const panel = main.getByRole('region', { name: 'Import and export' });
-      await panel.getByLabel('Season file', { exact: true }).waitFor();
-
-      const png = await sharp({
-        create: { width: 96, height: 96, channels: 3, background: { r: 40, g: 110, b: 200 } },
-      })
-        .png()
-        .toBuffer();
-      // The lobby opens a few seconds from now, the game starts once the player is surely in.
-      const now = Date.now();
-      schedule = { open: whole(now + 10_000), standby: whole(now + 75_000), complete: whole(now + 120_000) };
-      const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
-      const yaml = [
-        'community:',
-        `  endpoint: ${COMMUNITY}`,
-        `  name: ${COMMUNITY_NAME}`,
-        '  description: Live rounds every week',
-        '  image: images/badge.png',
-        '  listed: true',
-        'series:',
-        `  - endpoint: ${SERIES}`,
-        `    name: ${SERIES_NAME}`,
-        '    games:',
-        `      - key: ${GAME_KEY}`,
-        `        name: ${GAME_NAME}`,
-        '        synchronous: true',
-        '        speed_bonus: false',
-        `        schedule: {open: ${iso(schedule.open)}, standby: ${iso(schedule.standby)}, complete: ${iso(schedule.complete)}}`,
-        '        questions:',
-        `          - {kind: vote, text: ${Q1}, secs_to_answer: 5, choices: [{text: Blue, image: images/badge.png}, Red, Green]}`,
-        `          - {kind: predict, text: ${Q2}, secs_to_answer: 5, slider: {min: 0, max: 100, step: 1, unit: teams}, outcome: ${TRUTH}}`,
-        '',
-      ].join('\n');
-      const zip = await zipOf({ 'season.yaml': yaml, 'images/badge.png': png });
-      await panel.getByLabel('Season file', { exact: true }).setInputFiles({
-        name: 'quiz-night.zip',
-        mimeType: 'application/zip',
-        buffer: zip,
-      });
-      await panel.getByRole('button', { name: 'Check', exact: true }).click();
-      const result = panel.getByRole('status').filter({ hasText: /^Checked: no problems/ });
-      await result.waitFor({ timeout: 30_000 });
-      expect(await result.textContent()).toContain('Created: 1 series, 1 game, 2 questions');
-      await checkConsole(page, 'hosting-2-import-checked');
-      await panel.getByRole('button', { name: 'Import', exact: true }).click();
-      await panel
-        .getByRole('status')
-        .filter({ hasText: /^Imported\./ })
-        .waitFor({ timeout: 30_000 });
-      await main
-        .getByRole('region', { name: 'Series' })
-        .getByRole('link', { name: SERIES_NAME, exact: true })
-        .waitFor();
-      await checkConsole(page, 'hosting-2-imported');
-      expect(Date.now(), 'imported before the game starts').toBeLessThan(schedule.standby - 20_000);
-    });
-
-    const panelOf = (page: Page) => page.getByRole('region', { name: 'Live game' });
-    let gamePath = '';
-    screen('player: the live game, Join Lobby once it opens', async () => {
-      const games = await host.page.request.get(`/api/host/games/${COMMUNITY}`);
-      expect(games.status()).toBe(200);
-      const { games: list } = (await games.json()) as {
-        games: { series: string; key: string; uuid: string }[];
-      };
-      const uuid = list.find((g) => g.series === SERIES && g.key === GAME_KEY)?.uuid;
-      expect(uuid).toBeTruthy();
-      gamePath = `/play/${COMMUNITY}/${SERIES}/${uuid}`;
-      const page = player.page;
-      await page.goto(gamePath);
-      await page.getByRole('heading', { level: 1, name: GAME_NAME }).waitFor();
-      const join = page.getByRole('button', { name: 'Join Lobby', exact: true });
-      await join.waitFor({ timeout: 60_000 });
-      await expect
-        .poll(() => join.isEnabled(), { timeout: Math.max(30_000, schedule.open - Date.now() + 30_000) })
-        .toBe(true);
-      await join.click();
-      await page.waitForURL((url) => url.hash === '#lobby');
-      await panelOf(page)
-        .getByRole('heading', { name: /in the lobby!$/ })
-        .waitFor();
-      await shot(page, 'hosting-2-lobby-390x844');
-    });
-
-    screen(
-      "player: plays both questions to 'Game complete!'",
-      async () => {
-        const page = player.page;
-        const panel = panelOf(page);
-        await panel
-          .getByText('Game started!')
-          .waitFor({ timeout: Math.max(30_000, schedule.standby - Date.now() + 30_000) });
-        // Question 1: a choice (with the bundle's image on Blue).
-        await panel.getByText('Question 1 of 2', { exact: false }).first().waitFor({ timeout: 40_000 });
-        const blue = panel.locator('.live-choice').filter({ hasText: 'Blue' });
-        await blue.click();
-        await expect.poll(() => blue.getAttribute('aria-pressed'), WAIT).toBe('true');
-        await panel.getByText('Answer locked in.').waitFor();
-        await shot(page, 'hosting-2-live-question-390x844');
-        // Question 2: the slider, moved by the keyboard.
-        await panel.getByText('Question 2 of 2', { exact: false }).first().waitFor({ timeout: 40_000 });
-        const slider = panel.getByRole('slider');
-        await slider.focus();
-        for (let k = 0; k < 5; k++) await slider.press('ArrowRight');
-        playerValue = Number(await slider.inputValue());
-        await panel.getByRole('button', { name: 'Submit Answer' }).click();
-        await panel.getByText('Answer locked in.').waitFor();
-        await panel.getByRole('heading', { name: 'Game complete!' }).waitFor({ timeout: 40_000 });
-        await panel.getByText('You answered 2 of 2 questions.').waitFor(CHECK_WAIT);
-        await shot(page, 'hosting-2-game-complete-390x844');
-      },
-      { timeout: 240_000 },
-    );
-
-    screen(
-      'player: the results show the score worked out by hand',
-      async () => {
-        const page = player.page;
-        const see = panelOf(page).getByRole('link', { name: 'See results' });
-        await see.waitFor({ timeout: Math.max(60_000, schedule.complete - Date.now() + 60_000) });
-        await see.click();
-        await page.waitForURL((url) => url.pathname.endsWith('/results/leaderboard'));
-        // Vote 0 + predict round(100 × (1 − |x − 70| / 100)²); no speed bonus.
-        const total = predictPoints(playerValue, TRUTH, 0, 100);
-        await page
-          .locator('.your-standing')
-          .filter({ hasText: `You ranked #1 with ${total} points.` })
-          .waitFor();
-        await page.locator('.lb-username', { hasText: PLAYER }).first().waitFor();
-        await shot(page, 'hosting-2-leaderboard-390x844');
-      },
-      { timeout: 240_000 },
-    );
-
-    screen(
-      'the whole journey: no unexpected dialog, page error or 5xx answer',
-      async () => {
-        for (const [k, s] of [admin, host, player].entries())
           expectCleanSession(dialogs[k]!.unexpected, s.problems);
       },
       { always: true },
