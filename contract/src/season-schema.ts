@@ -114,8 +114,22 @@ const questionSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
+/** Instants a schedule may name (UTC): the database and the pg driver misread years before 100. */
+const EARLIEST = Date.UTC(2000, 0, 1);
+const LATEST = Date.UTC(10000, 0, 1) - 1000;
+/** Real zones are at most 14 hours from UTC; PostgreSQL refuses more than 15:59. */
+const zoneTooFar = (text: string) => {
+  const offset = /([+-])(\d{2}):?(\d{2})$/.exec(text);
+  return offset !== null && Number(offset[2]) * 60 + Number(offset[3]) > 14 * 60;
+};
+
 const instant = z.iso
   .datetime({ offset: true, message: 'A time with its zone, like 2026-12-01T18:00:00Z' })
+  .refine((t) => !zoneTooFar(t), 'A zone at most 14 hours from UTC, like +02:00')
+  .refine((t) => {
+    const at = Date.parse(t);
+    return at >= EARLIEST && at <= LATEST;
+  }, 'A time from the year 2000 to 9999')
   .describe('ISO 8601 with a zone, like 2026-12-01T18:00:00Z');
 
 const gameSchema = z.strictObject({

@@ -214,6 +214,33 @@ describe('season documents', () => {
     expect(messages(false, '1T18:00:01Z', '1T18:00:01Z')).toEqual([]);
   });
 
+  it.each([
+    ['the year 0', '0000-01-01T00:00:00Z', 'A time from the year 2000 to 9999'],
+    ['the year 50 (read back as 1950)', '0050-01-01T00:00:00Z', 'A time from the year 2000 to 9999'],
+    [
+      'a time that is the year 10000 in UTC',
+      '9999-12-31T23:59:59-01:00',
+      'A time from the year 2000 to 9999',
+    ],
+    ['a zone 23:59 from UTC', '2030-01-01T00:00:00-23:59', 'A zone at most 14 hours from UTC, like +02:00'],
+  ])('refuses %s in a schedule, with a sentence', (_name, time, message) => {
+    const doc = valid() as Loose;
+    game(doc).schedule.open = time;
+    expect(parseSeason(doc).problems.map((p) => [p.path, p.message])).toEqual([
+      ['series.0.games.0.schedule.open', message],
+    ]);
+  });
+
+  it('takes the widest real zones and the edges of the years it allows', () => {
+    const doc = valid() as Loose;
+    game(doc).schedule = {
+      open: '2000-01-01T00:00:00Z',
+      standby: '2000-01-01T00:00:00-14:00',
+      complete: '9999-12-31T23:59:59Z',
+    };
+    expect(parseSeason(doc).problems).toEqual([]);
+  });
+
   it('reports every problem of a document at once, including rules of the games that parse', () => {
     const paths = pathsOf((d: Loose) => {
       d.community.endpoint = 'X';

@@ -118,8 +118,12 @@ describe.each(dbKinds)('leaving a community during its live game, on %s', (kind)
     // Its other community's game stays open.
     await new Promise((r) => setTimeout(r, 200));
     expect(elsewhere.socket.connected).toBe(true);
-    // Whatever the flooder sent after leaving was refused, one answer at a time.
-    for (const a of flooderAcks) if (!a.ok) expect(a.error).toBe(`Join Club ${g.community.endpoint} to play`);
+    // Whatever the flooder sent after leaving was refused, one answer at a time: the first refusal
+    // names the community; any that still came before the socket ended, the lobby it is out of
+    // (on a busy machine some do).
+    const refusals = new Set(flooderAcks.flatMap((a) => (a.ok ? [] : [a.error])));
+    for (const error of refusals)
+      expect([`Join Club ${g.community.endpoint} to play`, 'Join the lobby first']).toContain(error);
 
     // Every honest answer is stored, once; nothing of the flooder's is.
     const { rows } = await db.query<{ username: string; choice_i: number }>(

@@ -13,6 +13,7 @@ import { answersOf, validateAnswer } from '../core/participation';
 import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
 import { accountChanged } from '../platform/sessions';
+import { admitSocket, releaseSocket, TOO_MANY_SOCKETS } from '../platform/socket-admission';
 import { AnswerBatcher, BATCHER_DEFAULTS, type BatcherLog, EntryGoneError } from './answer-batcher';
 import { socketEnding } from './ending-sockets';
 import { type OutgoingEvent, SlicedBroadcaster } from './live-broadcast';
@@ -159,7 +160,13 @@ export function registerLiveNamespace(
     );
   }
 
-  parent.use(async (socket, next) => {
+  parent.use(async (socket, admitted) => {
+    if (!admitSocket(socket)) return admitted(new Error(TOO_MANY_SOCKETS));
+    // A refused socket never disconnects: it is counted out here.
+    const next = (refusal?: Error) => {
+      if (refusal) releaseSocket(socket);
+      admitted(refusal);
+    };
     try {
       const signedIn = await handshakeSession(socket.request.headers.cookie);
       if (signedIn === null) return next(new Error('Log in to play'));
@@ -261,6 +268,7 @@ export function registerLiveNamespace(
 
   /** Every live socket's one disconnect listener (`this` is the socket; decision 029). */
   function onDisconnect(this: LiveSocket) {
+    releaseSocket(this);
     broadcaster.leave(this);
     players.remove(this);
     transport.release(this);

@@ -80,8 +80,15 @@ export function registerRoute<const R extends RouteDef>(
     url: def.path,
     // A declared limit is @fastify/rate-limit's route option: it counts before anything is read.
     config: { [ENTRY]: def, ...(def.rateLimit && { rateLimit: routeRateLimit(app, def.rateLimit) }) },
+    // Who may call is settled before the body is read: a 20 MB season file from a stranger is
+    // refused at its headers, not held in memory first.
+    preParsing: async (request, _reply, payload) => {
+      await guardAccess(def.access, request);
+      return payload;
+    },
     handler: async (request, reply) => {
-      const userId = await guardAccess(def.access, request);
+      // guardAccess passed: on a route that is not public, the session's user is there.
+      const userId = request.userId;
       const params = def.params ? parsePart(def.params, request.params, def.invalid?.params) : undefined;
       const query = def.query ? parsePart(def.query, request.query, def.invalid?.query) : undefined;
       let body: unknown;

@@ -1,0 +1,120 @@
+import { DATA_NAMESPACE, gameNamespace } from '@hunch/contract';
+import { Manager } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { makeGame } from '../test/factories';
+import { registerOverHttp } from '../test/http-session';
+import { startLiveTestServer } from '../test/live-test-server';
+import { dbKinds } from '../test/test-db';
+import { SOCKETS_PER_CONNECTION_MAX } from './socket-admission';
+
+// socket.io lets one connection open sockets without end: a reviewer's 30,000 connect packets
+// over one websocket held every HTTP call for 10 s, and 18,000 sockets of one player in one game
+// had each question sent 18,000 times. A connection holds or opens at most
+// SOCKETS_PER_CONNECTION_MAX sockets; past it, it is closed. A page's own use is never refused.
+
+const FLOOD = 2_000;
+
+/**
+ * Speaks socket.io's protocol over a plain websocket: once open, sends `packet` `count` times in
+ * one go. Resolves when the server closes the connection, with what it answered.
+ */
+function flood(url: string, cookie: string | undefined, packet: string, count: number) {
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`, {
+    headers: cookie ? { cookie } : {},
+  });
+  const answers: string[] = [];
+  return new Promise<string[]>((resolve, reject) => {
+    ws.on('message', (data) => {
+      const text = String(data);
+      if (text.startsWith('0{')) for (let i = 0; i < count; i++) ws.send(packet);
+      else answers.push(text);
+    });
+    ws.on('close', () => resolve(answers));
+    ws.on('error', reject);
+  });
+}
+
+describe.each(dbKinds)('sockets per connection (%s)', (kind) => {
+  let server: Awaited<ReturnType<typeof startLiveTestServer>>;
+  let uuid = '';
+  let cookie = '';
+  beforeAll(async () => {
+    server = await startLiveTestServer(kind);
+    const game = await makeGame(server.ctx.db, new Date(), { synchronous: true });
+    uuid = game.uuid;
+    const player = await registerOverHttp(server.url);
+    expect((await player.call('PUT', `/api/community_membership/${game.community.endpoint}`)).status).toBe(
+      200,
+    );
+    cookie = player.cookie();
+  }, 60_000);
+  afterAll(() => server?.close());
+
+  const serves = async () => (await fetch(`${server.url}/api/community_search`)).status;
+
+  it("admits a page's own sockets: /data beside a game, left and opened again, refusals included", async () => {
+    // As the web client: a socket connects when told (autoConnect would send a second connect).
+    const manager = new Manager(server.url, {
+      transports: ['websocket'],
+      reconnection: false,
+      autoConnect: false,
+      extraHeaders: { cookie },
+    });
+    const open = (ns: string) => {
+      const socket = manager.socket(ns);
+      return new Promise<true | string>((resolve) => {
+        socket.once('connect', () => resolve(true));
+        socket.once('connect_error', (err) => resolve(err.message));
+        socket.connect();
+      });
+    };
+    try {
+      expect(await open(DATA_NAMESPACE)).toBe(true);
+      const game = manager.socket(gameNamespace(uuid));
+      for (let i = 0; i < 3 * SOCKETS_PER_CONNECTION_MAX; i++) {
+        expect(await open(gameNamespace(uuid)), `entry ${i + 1}`).toBe(true);
+        game.disconnect();
+        // A game that does not exist is refused, and the refusal is not held against the page.
+        expect(await open(gameNamespace(crypto.randomUUID()))).toBe('No such live game');
+      }
+      expect(await open(gameNamespace(uuid))).toBe(true);
+      expect(manager.engine.readyState).toBe('open');
+    } finally {
+      manager.engine?.close();
+    }
+  });
+
+  it('closes a connection past the limit of namespaces at once', async () => {
+    const manager = new Manager(server.url, {
+      transports: ['websocket'],
+      reconnection: false,
+      autoConnect: false,
+    });
+    const closed = new Promise<void>((resolve) => manager.on('close', () => resolve()));
+    // The first ones are answered (refused: no such live game); the one past the limit closes all.
+    for (let i = 0; i <= SOCKETS_PER_CONNECTION_MAX; i++)
+      manager.socket(gameNamespace(crypto.randomUUID())).connect();
+    manager.socket(DATA_NAMESPACE).connect();
+    await closed;
+    expect(await serves()).toBe(200);
+  });
+
+  it(`closes a connection sending ${FLOOD} connects to one game; at most the limit get in`, async () => {
+    const answers = await flood(server.url, cookie, `40${gameNamespace(uuid)},`, FLOOD);
+    // Those admitted are answered on the next tick: the connection may be closed before.
+    const admitted = answers.filter((a) => a.startsWith(`40${gameNamespace(uuid)},{"sid"`));
+    expect(admitted.length).toBeLessThanOrEqual(SOCKETS_PER_CONNECTION_MAX);
+    expect(await serves()).toBe(200);
+  });
+
+  it(`closes a connection sending ${FLOOD} connects with a session nobody has, and ${FLOOD} to /data`, async () => {
+    const stranger = `hunch_session=${'x'.repeat(43)}`;
+    const refused = await flood(server.url, stranger, `40${gameNamespace(uuid)},`, FLOOD);
+    expect(refused.filter((a) => a.startsWith('44')).length).toBeLessThanOrEqual(SOCKETS_PER_CONNECTION_MAX);
+    const data = await flood(server.url, undefined, `40${DATA_NAMESPACE},`, FLOOD);
+    const watching = data.filter((a) => a.startsWith(`40${DATA_NAMESPACE},{"sid"`));
+    expect(watching.length).toBeLessThanOrEqual(SOCKETS_PER_CONNECTION_MAX);
+    expect(await serves()).toBe(200);
+  });
+});

@@ -1,0 +1,38 @@
+import type { Socket } from 'socket.io';
+
+/**
+ * Sockets one connection may hold or be opening at once, over every namespace. A page multiplexes
+ * /data and the game it shows over its one connection; moving to another game closes the old
+ * namespace first. socket.io itself lets a client send connect packets without end, each a new
+ * socket that gets every broadcast of its namespace, and each connect to a game looks the session
+ * up: a reviewer's 30,000 from one connection held every HTTP call for 10 s, and 18,000 sockets in
+ * one game had each question sent to one player 18,000 times.
+ */
+export const SOCKETS_PER_CONNECTION_MAX = 4;
+
+export const TOO_MANY_SOCKETS = 'Too many connections from this page';
+
+/** Sockets held or opening, per engine.io connection (a weak key: a closed connection takes its count along). */
+const held = new WeakMap<object, number>();
+
+/**
+ * Counts a socket in on its connection, first thing in a namespace's middleware. Past the limit the
+ * whole connection is closed (no page of ours gets there) and this answers false.
+ */
+export function admitSocket(socket: Socket): boolean {
+  const n = held.get(socket.conn) ?? 0;
+  if (n >= SOCKETS_PER_CONNECTION_MAX) {
+    socket.conn.close();
+    return false;
+  }
+  held.set(socket.conn, n + 1);
+  return true;
+}
+
+/** Counts a socket out: refused by the middleware that admitted it, or disconnected. */
+export function releaseSocket(socket: Socket): void {
+  const n = held.get(socket.conn);
+  if (n === undefined) return;
+  if (n <= 1) held.delete(socket.conn);
+  else held.set(socket.conn, n - 1);
+}
