@@ -216,6 +216,22 @@ describe('calendar and sharing: pictures, Add to calendar, the feed, Share and i
     await page.goto(shareUrl);
     await page.waitForURL((url) => url.pathname === gameUrl);
     await page.getByRole('heading', { level: 1, name: OPEN_GAME }).waitFor();
+    // One who is not signed in logs in on the way, and lands on the game too (game pages send
+    // visitors to /communities, where the link's game was lost).
+    const visitor = await newSession(setup().browser, baseUrl);
+    try {
+      await visitor.page.goto(shareUrl);
+      await visitor.page.waitForURL((url) => url.pathname === '/login');
+      expect(new URL(visitor.page.url()).searchParams.get('returnto')).toBe(gameUrl);
+      const form = visitor.page.getByRole('form', { name: 'Log in' });
+      await form.getByLabel('Username', { exact: true }).fill(DEMO_LOGIN.username);
+      await form.getByLabel('Password', { exact: true }).fill(DEMO_LOGIN.password);
+      await form.getByRole('button', { name: 'Log In' }).click();
+      await visitor.page.waitForURL((url) => url.pathname === gameUrl);
+      await visitor.page.getByRole('heading', { level: 1, name: OPEN_GAME }).waitFor();
+    } finally {
+      await visitor.context.close();
+    }
   });
 
   screen('share my result: a scored player shares their result from the results', async () => {

@@ -50,11 +50,12 @@ const listen = (t: TestApp) => t.app.listen({ port: 0, host: '127.0.0.1' });
 const userCount = async (t: TestApp) =>
   (await t.ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users')).rows[0]!.n;
 
-it('defaults to 10 registrations an hour, 120 field checks a minute and 120 uploads an hour per address', () => {
+it('defaults to 10 registrations an hour, 120 field checks a minute, 120 uploads and 600 season writes an hour per address', () => {
   expect(realLimits).toEqual({
     registrations: { max: 10, windowMs: 3_600_000 },
     fieldChecks: { max: 120, windowMs: 60_000 },
     uploads: { max: 120, windowMs: 3_600_000 },
+    imports: { max: 600, windowMs: 3_600_000 },
   });
 });
 

@@ -4,9 +4,14 @@ import type { Queryable } from '../platform/db/database';
 export async function categoryGroups(
   db: Queryable,
 ): Promise<{ name: string | null; categories: string[] }[]> {
+  // Only categories some listed community has: a chip that finds nothing is no use, and a host's
+  // season file may name new categories; they show once a listed community carries them, and go
+  // when none does (an unlisted community's, or one a later import dropped, stay out of search).
   const { rows } = await db.query<{ name: string | null; categories: string[] }>(
     `SELECT g.name, array_agg(cat.name ORDER BY cat.name) AS categories
        FROM category_groups g JOIN categories cat ON cat.group_id = g.id
+      WHERE EXISTS (SELECT 1 FROM community_categories cc JOIN communities c ON c.id = cc.community_id
+                     WHERE cc.category_id = cat.id AND c.listed)
       GROUP BY g.id, g.name, g.position ORDER BY g.position, g.id`,
   );
   return rows;

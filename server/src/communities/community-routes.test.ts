@@ -41,6 +41,30 @@ describe.each(dbKinds)('communities API on %s', (kind) => {
     expect((await t.client().get(`/api/community_search?c=${'x'.repeat(101)}`)).statusCode).toBe(400);
   });
 
+  it('offers only categories some listed community has (a host cannot fill the search with others)', async () => {
+    const { db } = t.ctx;
+    const hidden = await makeCommunity(db, {
+      endpoint: 'hidden-place',
+      name: 'Hidden Place',
+      category: 'Unlisted only',
+    });
+    await db.query('UPDATE communities SET listed = false WHERE id = $1', [hidden.id]);
+    await db.query(
+      `INSERT INTO categories (group_id, name)
+       SELECT group_id, 'Nobody at all' FROM categories WHERE name = 'Sports'`,
+    );
+    const offered = async () =>
+      (
+        (await t.client().get('/api/community_search')).json().categories as { categories: string[] }[]
+      ).flatMap((g) => g.categories);
+    expect(await offered()).toEqual(expect.arrayContaining(['Books', 'Sports']));
+    expect(await offered()).not.toContain('Unlisted only');
+    expect(await offered()).not.toContain('Nobody at all');
+    // Listed again, its category is offered again.
+    await db.query('UPDATE communities SET listed = true WHERE id = $1', [hidden.id]);
+    expect(await offered()).toContain('Unlisted only');
+  });
+
   it('searches communities by name: every word, any case, with or without a category', async () => {
     const endpoints = async (query: string) => {
       const res = await t.client().get(`/api/community_search?${query}`);

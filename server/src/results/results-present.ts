@@ -28,20 +28,25 @@ export function presentPlayerRows(
 ): Record<string, PlayerRow> {
   const mine = scores.get(viewerId) ?? new Map<string, number>();
   return Object.fromEntries(
-    rows.map((row): [string, PlayerRow] => [
-      row.username,
-      {
-        img: userImageName(row.user_id, row.profile_img),
-        hths: row.user_id === viewerId ? null : headToHead(mine, scores.get(row.user_id) ?? new Map()),
-        pvt: row.is_private,
-        s: row.score,
-        r: row.rank,
-        p: row.percentile,
-        cr: row.community_rank,
-        c: row.sub,
-        pos: row.position,
-      },
-    ]),
+    rows.map((row): [string, PlayerRow] => {
+      // A private player's row shows others their name, picture and standing on this board, not
+      // which community they played for (DESIGN §2: others see the username and image only).
+      const withheld = row.is_private && row.user_id !== viewerId;
+      return [
+        row.username,
+        {
+          img: userImageName(row.user_id, row.profile_img),
+          hths: row.user_id === viewerId ? null : headToHead(mine, scores.get(row.user_id) ?? new Map()),
+          pvt: row.is_private,
+          s: row.score,
+          r: row.rank,
+          p: row.percentile,
+          cr: withheld ? null : row.community_rank,
+          c: withheld ? null : row.sub,
+          pos: row.position,
+        },
+      ];
+    }),
   );
 }
 

@@ -81,7 +81,9 @@ describe.each(dbKinds)('results API on %s', (kind) => {
       c: team('a'),
       pos: 1,
     });
-    expect(rows[s.x.username]).toMatchObject({ pvt: true, s: 81, r: 2, cr: 2, c: team('a') });
+    // X is private: others see X's standing, not the community X played for; X sees it.
+    expect(rows[s.x.username]).toMatchObject({ pvt: true, s: 81, r: 2, cr: null, c: null });
+    expect((await board(s.g2, '', s.x))[s.x.username]).toMatchObject({ pvt: true, cr: 2, c: team('a') });
     expect(rows[s.y.username]).toMatchObject({
       img: 'y-face.jpg',
       pvt: false,

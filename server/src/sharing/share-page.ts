@@ -81,13 +81,16 @@ export function resultCard(game: Game, result: SharedResult): ShareCard {
 /**
  * The page behind a share link: Open Graph and Twitter tags for the preview a chat or a social
  * site draws, then a link on to the game, which a browser follows at once (a meta refresh: the
- * CSP allows no inline script).
+ * CSP allows no inline script). The link goes by the login page with the game as its return
+ * target: a visitor who is signed in is sent straight on, and one who is not (most people a link
+ * is shared with) logs in and lands on the game rather than on /communities, where the game pages
+ * send visitors (spec §2).
  */
 export function sharePage(card: ShareCard, origin: string): string {
   const e = escapeHtml;
   const url = origin + card.path;
   const image = origin + card.imagePath;
-  const target = origin + card.targetPath;
+  const target = `${origin}/login?returnto=${encodeURIComponent(card.targetPath)}`;
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -74,9 +74,11 @@ describe.each(dbKinds)('share links (%s)', (kind) => {
       'twitter:card': 'summary_large_image',
     });
     expect(tags['og:description']).toContain('Results are in: 4 players');
-    // A browser goes on to the game at once; no script is needed (the CSP allows none inline).
-    expect(res.body).toContain(`<meta http-equiv="refresh" content="0; url=${gamePage}">`);
-    expect(res.body).toContain(`<a href="${gamePage}">`);
+    // A browser goes on to the game at once, by the login page for a visitor who is not signed
+    // in; no script is needed (the CSP allows none inline).
+    const onward = `${ORIGIN}/login?returnto=${encodeURIComponent(new URL(gamePage).pathname)}`;
+    expect(res.body).toContain(`<meta http-equiv="refresh" content="0; url=${onward}">`);
+    expect(res.body).toContain(`<a href="${onward}">`);
     expect(res.body).not.toMatch(/<script/i);
   });
 

@@ -11,7 +11,7 @@ export function joinedMap(list: JoinedList): Profile['joined_communities'] {
 /**
  * Joins (true) or leaves (false) a community, from its page or from a game's call to action; the
  * answer is the new joined list. Every cache that shows membership is updated from it at once (so
- * the button never flips back while refetching), then the counts refetch.
+ * the button never flips back while refetching), then the counts and the play lists refetch.
  */
 export function useMembership(endpoint: string) {
   const queryClient = useQueryClient();
@@ -29,6 +29,8 @@ export function useMembership(endpoint: string) {
         queryClient.invalidateQueries({ queryKey: queryKeys.community(endpoint) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.communitySearchAll }),
         queryClient.invalidateQueries({ queryKey: queryKeys.communityRankAll }),
+        // The play lists are the games of the communities one is in.
+        queryClient.invalidateQueries({ queryKey: queryKeys.playGames }),
       ]);
     },
   });

@@ -2,7 +2,8 @@
 const HEADING_WAIT_MS = 10_000;
 
 /**
- * After a move to another page, the focus goes to the new page's heading, as a page load would put
+ * After a move to another page, the focus goes to the new page's heading (or what the page marks
+ * with data-focus-on-arrival, when something comes before it), as a page load would put
  * a keyboard or screen reader user at the top of the new page (WCAG 2.4.3): left where it was, it
  * fell to the document when the old page's controls went, and the next Tab started over at the
  * navigation. Not when the new page placed the focus itself (a control that persists, a field that
@@ -13,7 +14,9 @@ const HEADING_WAIT_MS = 10_000;
 export function focusNewPage(page: HTMLElement): (() => void) | undefined {
   const active = document.activeElement;
   if (active && active !== page && page.contains(active)) return undefined;
-  const heading = () => page.querySelector<HTMLElement>('h1');
+  // A page may name what comes before its h1 as where an arrival starts (the welcome after sign-up).
+  const heading = () =>
+    page.querySelector<HTMLElement>('[data-focus-on-arrival]') ?? page.querySelector<HTMLElement>('h1');
   const focusHeading = (h: HTMLElement) => {
     if (!h.hasAttribute('tabindex')) h.setAttribute('tabindex', '-1');
     h.focus({ preventScroll: true });

@@ -11,5 +11,16 @@ describe('where login returns to', () => {
     expect(returnTarget('https://evil.example/')).toBe('/communities');
     expect(returnTarget('//evil.example/')).toBe('/communities');
     expect(returnTarget('/\\evil.example/')).toBe('/communities');
+    // What the browser drops or reads as a slash first (the router refused these with a page error).
+    expect(returnTarget('/\t/evil.example')).toBe('/communities');
+    expect(returnTarget('/\n/evil.example/x')).toBe('/communities');
+    expect(returnTarget('\\\\evil.example')).toBe('/communities');
+  });
+
+  it('keeps a path of its own with its query and hash, and a tab inside it dropped as the browser would', () => {
+    expect(returnTarget('/play/club/s/1/results/breakdown?q=2#top')).toBe(
+      '/play/club/s/1/results/breakdown?q=2#top',
+    );
+    expect(returnTarget('/play/\tclub')).toBe('/play/club');
   });
 });

@@ -44,18 +44,23 @@ function Welcome({ profile, onDismiss }: { profile: Profile; onDismiss: () => vo
   return (
     <section className="card welcome" aria-labelledby="welcome-title">
       <div className="welcome-head">
-        <h2 id="welcome-title" className="welcome-title">
+        {/* The welcome comes before the page's own heading: a new player arriving is put here. */}
+        <h2 id="welcome-title" className="welcome-title" data-focus-on-arrival="">
           Welcome to Hunch, {profile.username}!
         </h2>
         <button type="button" className="welcome-close" onClick={onDismiss} aria-label="Close the welcome">
           <span aria-hidden="true">✕</span>
         </button>
       </div>
-      {geo && (
+      {geo && geoEndpoint && (
         <p className="welcome-geo">
-          Your zipcode placed you in your local geo-group,{' '}
-          {geoEndpoint ? <Link to={communityPath(geoEndpoint)}>{geo}</Link> : <strong>{geo}</strong>}: you are
-          already a member, and its games are under Play.
+          Your zipcode placed you in your local geo-group, <Link to={communityPath(geoEndpoint)}>{geo}</Link>:
+          you are already a member, and its games are under Play.
+        </p>
+      )}
+      {geo && !geoEndpoint && (
+        <p className="welcome-geo">
+          Your zipcode placed you in your local geo-group, <strong>{geo}</strong>, which you have since left.
         </p>
       )}
       {suggestions.length > 0 && (

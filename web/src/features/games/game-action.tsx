@@ -1,9 +1,7 @@
 import type { Game, Participation, Profile } from '@hunch/contract';
 import { callToAction } from '@hunch/rules';
-import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
 import { useMembership } from '../../api/use-membership';
 import { loginLinkFor, questionsPath, resultsPath } from '../../shared/paths';
 import { useSingleFlight } from '../../shared/single-flight';
@@ -23,7 +21,6 @@ interface GameActionProps {
 export function GameAction({ game, profile, participation, subcommunity }: GameActionProps) {
   const navigate = useNavigate();
   const location = useLocation();
-  const queryClient = useQueryClient();
   const membership = useMembership(game.community.endpoint);
   const enter = useEnterGame(game.uuid);
   const sendOnce = useSingleFlight();
@@ -96,7 +93,6 @@ export function GameAction({ game, profile, participation, subcommunity }: GameA
       case 'join-community':
         sendOnce(() =>
           membership.mutateAsync(true).then(() => {
-            void queryClient.invalidateQueries({ queryKey: queryKeys.playGames });
             // The next step is choosing a team: the button waits for it, so the focus goes there.
             if (hasSubcommunities && subcommunity === '')
               document.getElementById(SUBCOMMUNITY_SELECT_ID)?.focus();

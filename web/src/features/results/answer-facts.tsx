@@ -27,7 +27,8 @@ export function AnswerFacts({
   const truth = truthText(question, stats);
   const yours = answerText(question, mine);
   const verdict = verdictOf(question, stats, mine);
-  const noTruth = question.type === 'predict' ? 'Not announced yet' : 'No answers yet';
+  // The breakdown shows complete games only: a vote or guess nobody answered has no answer to come.
+  const noTruth = question.type === 'predict' ? 'Not announced yet' : 'Nobody answered';
   return (
     <dl className="answer-facts">
       {played && (

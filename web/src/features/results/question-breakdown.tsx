@@ -110,7 +110,10 @@ function QuestionCard(props: {
   const { n, question, stats, mine, played, filtered } = props;
   let body: ReactNode;
   if (stats.withheld) body = <p className="withheld-note">Too few players in this group to show.</p>;
-  else if (stats.n === 0) body = <p className="empty">No answers in this group.</p>;
+  else if (stats.n === 0)
+    body = (
+      <p className="empty">{filtered ? 'No answers in this group.' : 'Nobody answered this question.'}</p>
+    );
   else if (question.type === 'predict') {
     body = (
       // The smallest chart's height, so the card grows less when its chart arrives.
