@@ -1,25 +1,17 @@
-import {
-  accountMessages,
-  GAME_NAMESPACE_PATTERN,
-  type GameClientToServer,
-  type GameServerToClient,
-  gameHandshakeQuerySchema,
-  type LiveAnswerAck,
-  liveAnswerSchema,
-} from '@hunch/contract';
+import { GAME_NAMESPACE_PATTERN, type LiveAnswerAck, liveAnswerSchema } from '@hunch/contract';
 import { answeredAt, answerInTime, type LivePhase, livePhaseAt, phaseEndsAt } from '@hunch/rules';
-import type { Namespace, Server, Socket } from 'socket.io';
+import type { Server } from 'socket.io';
 import { answersOf, validateAnswer } from '../core/participation';
 import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
-import { accountChanged } from '../platform/sessions';
-import { admitSocket, releaseSocket, TOO_MANY_SOCKETS } from '../platform/socket-admission';
+import { releaseSocket } from '../platform/socket-admission';
 import { AnswerBatcher, BATCHER_DEFAULTS, type BatcherLog, EntryGoneError } from './answer-batcher';
 import { socketEnding } from './ending-sockets';
+import { type HandshakeSession, type LiveNamespace, type LiveSocket, liveAdmission } from './live-admission';
 import { type OutgoingEvent, SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
-import { countPlayers, enterLiveGame, playerStanding } from './live-queries';
-import { notInTime, representationRefusal } from './live-refusals';
+import { countPlayers, enterLiveGame } from './live-queries';
+import { notInTime } from './live-refusals';
 import { type LiveGameInfo, LiveScheduleCache } from './live-schedule';
 import { PlayerSockets } from './player-sockets';
 import { QuestionResults } from './question-results';
@@ -28,32 +20,11 @@ import { childNamespaces } from './transport/child-namespaces';
 import { type DirectEvent, LiveTransport, type TransportLog } from './transport/live-transport';
 import { probeRoundTrip, roundTripMs } from './transport/round-trips';
 
-export interface LiveSocketData {
-  userId: number;
-  /** The session it opened with (sessionKey): a logout of that session ends the socket. */
-  session: number;
-  gameId: string;
-  subcommunity: string | null;
-  participationId: number | null;
-  /** The lobby join in flight: an answer sent right behind it waits for it instead of being refused. */
-  joining?: Promise<boolean>;
-  /** Answers of this socket not yet acknowledged (LIVE_ANSWERS_WAITING_MAX). */
-  answering: number;
-}
-
 /**
  * A player has an answer or two on its way at a time; a socket with more waiting floods (150,000
  * answers at once from one socket held other players' calls for seconds), and is closed.
  */
 export const LIVE_ANSWERS_WAITING_MAX = 64;
-
-export type LiveNamespace = Namespace<
-  GameClientToServer,
-  GameServerToClient,
-  Record<string, never>,
-  LiveSocketData
->;
-type LiveSocket = Socket<GameClientToServer, GameServerToClient, Record<string, never>, LiveSocketData>;
 
 // Lobby player counts go out at most every 2 s, and only when they changed.
 const LOBBY_COUNT_EVERY_MS = 2_000;
@@ -72,11 +43,6 @@ interface PlayerCount {
 
 /** The lobby and the countdown: counts go to everyone, as no question is due yet. */
 const beforeQuestions = (phase: LivePhase) => phase.kind === 'lobby' || phase.kind === 'countdown';
-
-/** Resolves the logged-in user of a socket handshake, and its session's key, from its session cookie. */
-export type HandshakeSession = (
-  cookieHeader: string | undefined,
-) => Promise<{ userId: number; session: number } | null>;
 
 /**
  * /game/{uuid}: the live game. Only logged-in members of the game's community connect; every event
@@ -105,8 +71,6 @@ export function registerLiveNamespace(
   const players = new PlayerSockets<LiveSocket>();
   const results = new QuestionResults(ctx.db, () => ctx.now().getTime());
   const announcer = resultAnnouncer(schedules, results, broadcaster, () => ctx.now().getTime(), log);
-
-  const gameIdOf = (nsp: { name: string }) => nsp.name.slice('/game/'.length);
 
   /**
    * Players in a game, counted in the database at most every 2 s per process (`fresh` skips the
@@ -160,60 +124,7 @@ export function registerLiveNamespace(
     );
   }
 
-  parent.use(async (socket, admitted) => {
-    if (!admitSocket(socket)) return admitted(new Error(TOO_MANY_SOCKETS));
-    // A refused socket never disconnects: it is counted out here.
-    const next = (refusal?: Error) => {
-      if (refusal) releaseSocket(socket);
-      admitted(refusal);
-    };
-    try {
-      const signedIn = await handshakeSession(socket.request.headers.cookie);
-      if (signedIn === null) return next(new Error('Log in to play'));
-      const { userId, session } = signedIn;
-      const gameId = gameIdOf(socket.nsp);
-      const info = await schedules.get(gameId);
-      if (!info) return next(new Error('No such live game'));
-      // Validated at the edge like every payload; 'null' is what a client without a team sends.
-      const { subcommunity, account } = socket.handshake.query;
-      const query = gameHandshakeQuerySchema.safeParse({ subcommunity, account });
-      if (!query.success) return next(new Error('No such community in this game'));
-      // A tab that shows another account than the session's: a login in another tab since.
-      if (accountChanged(query.data.account, userId)) return next(new Error(accountMessages.accountChanged));
-      const asked = query.data.subcommunity;
-      const sub = asked && asked !== 'null' ? asked : null;
-      // The community the player asks to play for, when the game has it: they must be its member,
-      // and it must be the one their entry represents (leaving it drops the representation).
-      const represented = sub ? info.subcommunities.get(sub) : undefined;
-      const standing = await playerStanding(
-        ctx.db,
-        userId,
-        info.communityId,
-        gameId,
-        represented?.id ?? null,
-      );
-      if (!standing.member) return next(new Error(`Join ${info.communityName} to play`));
-      if (represented) {
-        const refusal = representationRefusal(info, represented, standing.entry, standing.entrySub);
-        if (refusal) return next(new Error(refusal));
-        if (!standing.subMember) return next(new Error(`Join ${represented.name} to represent it`));
-      }
-      // `joining` from the start: a property added later takes room of its own, per player. The
-      // game's id is the schedule's string, not a slice of the namespace's name per player.
-      socket.data = {
-        userId,
-        session,
-        gameId: info.gameId === gameId ? info.gameId : gameId,
-        subcommunity: sub,
-        participationId: standing.entry,
-        joining: undefined,
-        answering: 0,
-      };
-      next();
-    } catch {
-      next(new Error('The game is not available right now'));
-    }
-  });
+  parent.use(liveAdmission(ctx, schedules, handshakeSession));
 
   // The handlers below serve every socket (socket.io calls them with the socket as `this`): a
   // closure each per player, with their context and a probe timer, cost ~2 KB of heap a player
