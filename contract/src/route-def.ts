@@ -24,7 +24,8 @@ export type BodyKind =
 
 /**
  * A per-address request limit a route declares by name; the server sets its numbers from the
- * environment (LIMIT_REGISTRATIONS_PER_HOUR, LIMIT_FIELD_CHECKS_PER_MINUTE, LIMIT_UPLOADS_PER_HOUR) and answers 429 past it.
+ * environment (LIMIT_REGISTRATIONS_PER_HOUR, LIMIT_FIELD_CHECKS_PER_MINUTE, LIMIT_UPLOADS_PER_HOUR,
+ * LIMIT_IMPORTS_PER_HOUR) and answers 429 past it.
  */
 export type RateLimitName = 'registrations' | 'fieldChecks' | 'uploads' | 'imports';
 

@@ -1,6 +1,15 @@
 import type { SeasonParts } from './season-parts';
 import { choiceText, type SeasonGame, type SeasonProblem } from './season-schema';
 
+/**
+ * A game whose standby is its open time: a window of no time, which nobody can enter. Refused for
+ * a game that has not opened (the server's plan knows which have: one already open keeps its times).
+ */
+export const noTimeToEnter = (synchronous: boolean) =>
+  synchronous
+    ? 'The lobby must open before the game starts, so that players can join it'
+    : 'Submissions must stay open for some time: they close the moment they open';
+
 /** The rules one game breaks within itself: schedule order, teams, choices, linked votes, outcomes. */
 function gameProblems(game: SeasonGame, path: (string | number)[]): SeasonProblem[] {
   const problems: SeasonProblem[] = [];
@@ -10,20 +19,10 @@ function gameProblems(game: SeasonGame, path: (string | number)[]): SeasonProble
   const complete = Date.parse(game.schedule.complete);
   // In the words the game's page and the console use for its schedule (a live game's standby is
   // when it starts; any other game's, when its submissions close).
-  const [early, late, atOnce] = game.synchronous
-    ? [
-        'The game must not start before its lobby opens',
-        'The game must not end before it starts',
-        'The lobby must open before the game starts, so that players can join it',
-      ]
-    : [
-        'Submissions must not close before they open',
-        'Results must not come before submissions close',
-        'Submissions must stay open for some time: they close the moment they open',
-      ];
+  const [early, late] = game.synchronous
+    ? ['The game must not start before its lobby opens', 'The game must not end before it starts']
+    : ['Submissions must not close before they open', 'Results must not come before submissions close'];
   if (standby < open) at([...path, 'schedule', 'standby'], early);
-  // A window of no time is a game nobody can enter.
-  else if (standby === open) at([...path, 'schedule', 'standby'], atOnce);
   if (complete < standby) at([...path, 'schedule', 'complete'], late);
   const teams = new Set<string>();
   for (const [ti, team] of game.subcommunities.entries()) {

@@ -42,6 +42,9 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
   });
   // What engine.io keeps of each connection's opening request, nobody reads after it (decision 029).
   io.engine.on('connection', dropConnectionLeftovers);
+  // Nothing of ours uses the root namespace: a socket there would be one more a client could open
+  // without end (decision 037).
+  io.of('/').use((_socket, next) => next(new Error('No such namespace')));
   const redis: Redis[] = [];
   if (ctx.config.redisUrl) {
     const pub = new Redis(ctx.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });

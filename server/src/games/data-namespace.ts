@@ -9,7 +9,7 @@ import {
 import type { Server } from 'socket.io';
 import { loadGame } from '../core/game-queries';
 import type { AppContext } from '../platform/app-context';
-import { admitSocket, releaseSocket, TOO_MANY_SOCKETS } from '../platform/socket-admission';
+import { countedSockets, releaseSocket } from '../platform/socket-admission';
 
 export const gameRoom = (uuid: string) => `game:${uuid}`;
 
@@ -35,7 +35,7 @@ export function registerDataNamespace(
 ) {
   // The root server carries no event map; each namespace is typed with its own from the contract.
   const nsp = (io as unknown as Server<DataClientToServer, DataServerToClient>).of(DATA_NAMESPACE);
-  nsp.use((socket, next) => (admitSocket(socket) ? next() : next(new Error(TOO_MANY_SOCKETS))));
+  nsp.use(countedSockets((_socket, next) => next()));
   nsp.on('connection', (socket) => {
     socket.on('disconnect', () => releaseSocket(socket));
     let asks = Promise.resolve();

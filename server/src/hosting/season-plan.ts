@@ -1,4 +1,11 @@
-import type { SeasonCommunity, SeasonCounts, SeasonParts, SeasonProblem, SeriesParts } from '@hunch/contract';
+import {
+  noTimeToEnter,
+  type SeasonCommunity,
+  type SeasonCounts,
+  type SeasonParts,
+  type SeasonProblem,
+  type SeriesParts,
+} from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
 import type { ExistingGame, StoredGame } from './game-store';
 import { compareQuestion, gameSettings, type ImageName, isoTime, storedGame } from './season-convert';
@@ -219,6 +226,8 @@ function planGame(
   now: Date,
   at: (path: (string | number)[], message: string) => void,
 ): GamePlan {
+  if (next.standby.getTime() === next.open.getTime() && (!old || now.getTime() < old.open.getTime()))
+    at([...path, 'schedule', 'standby'], noTimeToEnter(next.synchronous));
   if (!old) {
     const created = next.questions.length;
     return {

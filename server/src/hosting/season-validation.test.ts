@@ -1,4 +1,9 @@
-import type { SeasonImportResult, SeasonInput, SeasonProblem } from '@hunch/contract';
+import {
+  noTimeToEnter,
+  type SeasonImportResult,
+  type SeasonInput,
+  type SeasonProblem,
+} from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { contentCounts, postSeason, seasonDoc, startAdminApp } from '../test/hosting-factories';
@@ -24,6 +29,27 @@ describe.each(dbKinds)('season import refusals (%s)', (kind) => {
     expect(res.statusCode, res.body).toBe(400);
     return res.json<{ errors: SeasonProblem[] }>().errors;
   };
+
+  it('refuses a game whose window is no time, unless it opened already with it (its times stay)', async () => {
+    const doc = seasonDoc(future()) as Loose;
+    const first = doc.series[0].games[0];
+    first.schedule.standby = first.schedule.open;
+    first.synchronous = true;
+    doc.series[0].games[1].schedule.standby = doc.series[0].games[1].schedule.open;
+    expect((await problemsOf(doc)).map((p) => [p.path, p.message])).toEqual([
+      ['series.0.games.0.schedule.standby', noTimeToEnter(true)],
+      ['series.0.games.1.schedule.standby', noTimeToEnter(false)],
+    ]);
+    // A game stored that way before the rule, and opened since: saving its community again goes.
+    const opened = seasonDoc(new Date(t.clock.now.getTime() - DAY)) as Loose;
+    const saved = await postSeason(admin, opened);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const uuid = saved.json<SeasonImportResult>().games[0]!.uuid;
+    await t.ctx.db.query('UPDATE games SET standby_at = open_at WHERE id = $1', [uuid]);
+    opened.series[0].games[0].schedule.standby = opened.series[0].games[0].schedule.open;
+    const again = await postSeason(admin, opened);
+    expect(again.statusCode, again.body).toBe(200);
+  });
 
   it('gives YAML syntax errors their line and column', async () => {
     const errors = await problemsOf('community:\n  endpoint: a-club\n  name: [unclosed\nseries: []\n');

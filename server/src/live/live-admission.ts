@@ -7,7 +7,6 @@ import {
 import type { Namespace, Socket } from 'socket.io';
 import type { AppContext } from '../platform/app-context';
 import { accountChanged } from '../platform/sessions';
-import { admitSocket, releaseSocket, TOO_MANY_SOCKETS } from '../platform/socket-admission';
 import { playerStanding } from './live-queries';
 import { representationRefusal } from './live-refusals';
 import type { LiveScheduleCache } from './live-schedule';
@@ -53,13 +52,7 @@ export function liveAdmission(
   schedules: LiveScheduleCache,
   handshakeSession: HandshakeSession,
 ) {
-  return async (socket: LiveSocket, admitted: (refusal?: Error) => void) => {
-    if (!admitSocket(socket)) return admitted(new Error(TOO_MANY_SOCKETS));
-    // A refused socket never disconnects: it is counted out here.
-    const next = (refusal?: Error) => {
-      if (refusal) releaseSocket(socket);
-      admitted(refusal);
-    };
+  return async (socket: LiveSocket, next: (refusal?: Error) => void) => {
     try {
       const signedIn = await handshakeSession(socket.request.headers.cookie);
       if (signedIn === null) return next(new Error('Log in to play'));

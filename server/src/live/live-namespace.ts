@@ -4,7 +4,7 @@ import type { Server } from 'socket.io';
 import { answersOf, validateAnswer } from '../core/participation';
 import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
-import { releaseSocket } from '../platform/socket-admission';
+import { countedSockets, releaseSocket } from '../platform/socket-admission';
 import { AnswerBatcher, BATCHER_DEFAULTS, type BatcherLog, EntryGoneError } from './answer-batcher';
 import { socketEnding } from './ending-sockets';
 import { type HandshakeSession, type LiveNamespace, type LiveSocket, liveAdmission } from './live-admission';
@@ -124,7 +124,7 @@ export function registerLiveNamespace(
     );
   }
 
-  parent.use(liveAdmission(ctx, schedules, handshakeSession));
+  parent.use(countedSockets(liveAdmission(ctx, schedules, handshakeSession)));
 
   // The handlers below serve every socket (socket.io calls them with the socket as `this`): a
   // closure each per player, with their context and a probe timer, cost ~2 KB of heap a player

@@ -17,9 +17,16 @@ const FLOOD = 2_000;
 
 /**
  * Speaks socket.io's protocol over a plain websocket: once open, sends `packet` `count` times in
- * one go. Resolves when the server closes the connection, with what it answered.
+ * one go. Resolves when the connection closes (the server's doing, or `closeAfterMs` after the
+ * sending), with what the server answered.
  */
-function flood(url: string, cookie: string | undefined, packet: string, count: number) {
+function flood(
+  url: string,
+  cookie: string | undefined,
+  packet: string,
+  count: number,
+  closeAfterMs?: number,
+) {
   const ws = new WebSocket(`${url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`, {
     headers: cookie ? { cookie } : {},
   });
@@ -27,8 +34,11 @@ function flood(url: string, cookie: string | undefined, packet: string, count: n
   return new Promise<string[]>((resolve, reject) => {
     ws.on('message', (data) => {
       const text = String(data);
-      if (text.startsWith('0{')) for (let i = 0; i < count; i++) ws.send(packet);
-      else answers.push(text);
+      if (text.startsWith('0{')) {
+        for (let i = 0; i < count; i++) ws.send(packet);
+        // A connection the server has no reason to close is closed by the client, after a while.
+        if (closeAfterMs !== undefined) setTimeout(() => ws.close(), closeAfterMs);
+      } else answers.push(text);
     });
     ws.on('close', () => resolve(answers));
     ws.on('error', reject);
@@ -38,11 +48,20 @@ function flood(url: string, cookie: string | undefined, packet: string, count: n
 describe.each(dbKinds)('sockets per connection (%s)', (kind) => {
   let server: Awaited<ReturnType<typeof startLiveTestServer>>;
   let uuid = '';
+  /** More live games of the same community, for a page that would hold several at once. */
+  const others: string[] = [];
   let cookie = '';
   beforeAll(async () => {
     server = await startLiveTestServer(kind);
     const game = await makeGame(server.ctx.db, new Date(), { synchronous: true });
     uuid = game.uuid;
+    for (let i = 0; i < SOCKETS_PER_CONNECTION_MAX; i++) {
+      const other = await makeGame(server.ctx.db, new Date(), {
+        synchronous: true,
+        community: game.community,
+      });
+      others.push(other.uuid);
+    }
     const player = await registerOverHttp(server.url);
     expect((await player.call('PUT', `/api/community_membership/${game.community.endpoint}`)).status).toBe(
       200,
@@ -85,18 +104,33 @@ describe.each(dbKinds)('sockets per connection (%s)', (kind) => {
     }
   });
 
-  it('closes a connection past the limit of namespaces at once', async () => {
+  it('closes a connection that holds the limit and opens one more', async () => {
     const manager = new Manager(server.url, {
       transports: ['websocket'],
       reconnection: false,
       autoConnect: false,
+      extraHeaders: { cookie },
     });
     const closed = new Promise<void>((resolve) => manager.on('close', () => resolve()));
-    // The first ones are answered (refused: no such live game); the one past the limit closes all.
-    for (let i = 0; i <= SOCKETS_PER_CONNECTION_MAX; i++)
-      manager.socket(gameNamespace(crypto.randomUUID())).connect();
-    manager.socket(DATA_NAMESPACE).connect();
+    const held = [DATA_NAMESPACE, ...others.slice(0, SOCKETS_PER_CONNECTION_MAX - 1).map(gameNamespace)];
+    for (const ns of held) {
+      const socket = manager.socket(ns);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+        socket.connect();
+      });
+    }
+    // One more, of the player's own games: past the limit, the whole connection goes.
+    manager.socket(gameNamespace(others.at(-1)!)).connect();
     await closed;
+    expect(await serves()).toBe(200);
+  });
+
+  it('refuses the root namespace, which nothing of ours uses, however often it is asked', async () => {
+    const answers = await flood(server.url, cookie, '40', FLOOD, 500);
+    expect(answers.filter((a) => a.startsWith('40{"sid"'))).toEqual([]);
+    expect(answers.filter((a) => a.startsWith('44{')).length).toBeGreaterThan(0);
     expect(await serves()).toBe(200);
   });
 

@@ -15,11 +15,10 @@ export const TOO_MANY_SOCKETS = 'Too many connections from this page';
 /** Sockets held or opening, per engine.io connection (a weak key: a closed connection takes its count along). */
 const held = new WeakMap<object, number>();
 
-/**
- * Counts a socket in on its connection, first thing in a namespace's middleware. Past the limit the
- * whole connection is closed (no page of ours gets there) and this answers false.
- */
-export function admitSocket(socket: Socket): boolean {
+type Next = (refusal?: Error) => void;
+
+/** Counts a socket in on its connection; past the limit the whole connection is closed (no page of ours gets there). */
+function admit(socket: Socket): boolean {
   const n = held.get(socket.conn) ?? 0;
   if (n >= SOCKETS_PER_CONNECTION_MAX) {
     socket.conn.close();
@@ -29,7 +28,22 @@ export function admitSocket(socket: Socket): boolean {
   return true;
 }
 
-/** Counts a socket out: refused by the middleware that admitted it, or disconnected. */
+/**
+ * A namespace's middleware, counted: the socket is counted in on its connection before `middleware`
+ * runs (refused past the limit), and out again when `middleware` refuses it (a refused socket never
+ * disconnects). A namespace counts its connected sockets out with `releaseSocket` as they disconnect.
+ */
+export function countedSockets<S extends Socket>(middleware: (socket: S, next: Next) => unknown) {
+  return (socket: S, next: Next) => {
+    if (!admit(socket)) return next(new Error(TOO_MANY_SOCKETS));
+    return middleware(socket, (refusal) => {
+      if (refusal) releaseSocket(socket);
+      next(refusal);
+    });
+  };
+}
+
+/** Counts a socket out as it disconnects. */
 export function releaseSocket(socket: Socket): void {
   const n = held.get(socket.conn);
   if (n === undefined) return;

@@ -2,8 +2,8 @@
 const HEADING_WAIT_MS = 10_000;
 
 /**
- * After a move to another page, the focus goes to the new page's heading (or what the page marks
- * with data-focus-on-arrival, when something comes before it), as a page load would put
+ * After a move to another page, the focus goes to the new page's heading (or, the first time, what
+ * the page marks with data-focus-on-arrival, when something comes before it), as a page load would put
  * a keyboard or screen reader user at the top of the new page (WCAG 2.4.3): left where it was, it
  * fell to the document when the old page's controls went, and the next Tab started over at the
  * navigation. Not when the new page placed the focus itself (a control that persists, a field that
@@ -20,6 +20,9 @@ export function focusNewPage(page: HTMLElement): (() => void) | undefined {
   const focusHeading = (h: HTMLElement) => {
     if (!h.hasAttribute('tabindex')) h.setAttribute('tabindex', '-1');
     h.focus({ preventScroll: true });
+    // Once: a move between pages the marked part stays on (the welcome above both community
+    // lists) goes to the new page's heading.
+    h.removeAttribute('data-focus-on-arrival');
   };
   const now = heading();
   if (now) {

@@ -39,6 +39,10 @@ const ENTRY = 'routeTableEntry';
 const zodWording =
   /^(Invalid input|Too (small|big)|Invalid (string|option|type|format|element|key|union|value)|Unrecognized)|expected/i;
 
+/** Whether a request announces a body (a length, or chunks). */
+const hasBody = (request: FastifyRequest) =>
+  (request.headers['content-length'] ?? '0') !== '0' || request.headers['transfer-encoding'] !== undefined;
+
 /** True when some text in the value holds a NUL character, which PostgreSQL text cannot store. */
 function holdsNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
@@ -82,8 +86,15 @@ export function registerRoute<const R extends RouteDef>(
     config: { [ENTRY]: def, ...(def.rateLimit && { rateLimit: routeRateLimit(app, def.rateLimit) }) },
     // Who may call is settled before the body is read: a 20 MB season file from a stranger is
     // refused at its headers, not held in memory first.
-    preParsing: async (request, _reply, payload) => {
-      await guardAccess(def.access, request);
+    preParsing: async (request, reply, payload) => {
+      try {
+        await guardAccess(def.access, request);
+      } catch (refusal) {
+        // The body stays unread: rather than take it in to reach the next request, the connection
+        // ends with this answer.
+        if (hasBody(request)) reply.header('connection', 'close');
+        throw refusal;
+      }
       return payload;
     },
     handler: async (request, reply) => {

@@ -4,6 +4,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
 import { startCacheOver } from '../../api/session-cache';
 import { useProfile } from '../../api/use-profile';
+import { Loading } from '../../shared/loading';
 import { useSingleFlight } from '../../shared/single-flight';
 import { useDocumentTitle } from '../../shared/use-document-title';
 import { logIn } from './account-api';
@@ -47,6 +48,9 @@ export function LoginPage() {
   // (/communities without a returnto). Not while this page's own login finishes: it navigates itself.
   const profile = useProfile();
   if (profile && login.isIdle) return <Navigate to={returnTarget(params.get('returnto'))} replace />;
+  // A link on to somewhere (a share link goes by here) waits to know who is signed in: one who is
+  // would see the form flash before going on.
+  if (profile === undefined && params.has('returnto')) return <Loading />;
 
   return (
     <>

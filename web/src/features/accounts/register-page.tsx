@@ -58,7 +58,10 @@ export function RegisterPage() {
     },
     // A refusal may come from a value that changed since its check (a username taken meanwhile):
     // the fields are asked again, so the one at fault turns pink and Sign Up waits for it.
-    onError: () => queryClient.invalidateQueries({ queryKey: [CHECK_KEY] }),
+    // Not awaited: the refusal shows at once, the checks come after.
+    onError: () => {
+      void queryClient.invalidateQueries({ queryKey: [CHECK_KEY] });
+    },
   });
 
   // Checks answered for this form say nothing about a later one (a value free now may be taken).

@@ -15,6 +15,9 @@ describe('where login returns to', () => {
     expect(returnTarget('/\t/evil.example')).toBe('/communities');
     expect(returnTarget('/\n/evil.example/x')).toBe('/communities');
     expect(returnTarget('\\\\evil.example')).toBe('/communities');
+    // Dot segments that resolve to two slashes.
+    expect(returnTarget('/.//evil.example')).toBe('/communities');
+    expect(returnTarget('/..//evil.example/x')).toBe('/communities');
   });
 
   it('keeps a path of its own with its query and hash, and a tab inside it dropped as the browser would', () => {

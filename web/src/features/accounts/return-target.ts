@@ -14,5 +14,8 @@ export function returnTarget(returnto: string | null): string {
   } catch {
     return '/communities';
   }
-  return url.origin === HERE ? `${url.pathname}${url.search}${url.hash}` : '/communities';
+  // Dot segments resolve away ('/.//site' is '//site'): a path that starts with two slashes is
+  // another site to whatever reads it next, so it is refused too.
+  if (url.origin !== HERE || url.pathname.startsWith('//')) return '/communities';
+  return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -27,8 +27,14 @@ export function AnswerFacts({
   const truth = truthText(question, stats);
   const yours = answerText(question, mine);
   const verdict = verdictOf(question, stats, mine);
-  // The breakdown shows complete games only: a vote or guess nobody answered has no answer to come.
-  const noTruth = question.type === 'predict' ? 'Not announced yet' : 'Nobody answered';
+  // The breakdown shows complete games only: no answer is still to come. A guess's answer is the
+  // crowd's pick (of the vote it is linked to, perhaps one nobody answered even if this was).
+  const noTruth =
+    question.type === 'predict'
+      ? 'Not announced yet'
+      : question.type === 'vote'
+        ? 'Nobody answered'
+        : 'No crowd pick';
   return (
     <dl className="answer-facts">
       {played && (
