@@ -124,8 +124,12 @@ describe('results: a new user reads the results of a completed game', () => {
     for (const r of rows) expect(r[2]).toMatch(/^[\d,]+(\.\d)?$/);
     const scores = rows.map((r) => toNumber(r[2]!));
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    // Each player row names the team the player represented.
-    expect(rows.every((r) => TEAMS.some((t) => r[1]!.includes(t)))).toBe(true);
+    // Each public player's row names the team the player represented; a private player's, none.
+    for (const [, player] of rows) {
+      const named = TEAMS.some((t) => player!.includes(t));
+      expect([player, named]).toEqual([player, !player!.includes('Private')]);
+    }
+    expect(rows.some((r) => r[1]!.includes('Private'))).toBe(true);
     // Only the first page so far: it fills the window, so nothing more is asked for yet.
     expect(leaderboardPages.length).toBeGreaterThan(0);
     expect(leaderboardPages.every((p) => p === '1:200')).toBe(true);
