@@ -221,11 +221,18 @@ function planGames(
 
 function planGame(
   path: (string | number)[],
-  next: StoredGame,
+  filed: StoredGame,
   old: ExistingGame | undefined,
   now: Date,
   at: (path: (string | number)[], message: string) => void,
 ): GamePlan {
+  // A live game's results come as its live part ends: its stored complete time was brought forward
+  // to that (live-conductor.ts). The host's file still says the time they set, later: the same file
+  // imported again changes nothing, so that time is read as the stored one.
+  const next =
+    old?.synchronous && filed.synchronous && old.complete <= now && filed.complete >= old.complete
+      ? { ...filed, complete: old.complete }
+      : filed;
   if (next.standby.getTime() === next.open.getTime() && (!old || now.getTime() < old.open.getTime()))
     at([...path, 'schedule', 'standby'], noTimeToEnter(next.synchronous));
   if (!old) {

@@ -51,6 +51,27 @@ describe.each(dbKinds)('season import refusals (%s)', (kind) => {
     expect(again.statusCode, again.body).toBe(200);
   });
 
+  it("takes a live game's file again after its results came early, as its live part ended", async () => {
+    const doc = seasonDoc(new Date(t.clock.now.getTime() - DAY - 3 * HOUR)) as Loose;
+    Object.assign(doc.series[0].games[0], { synchronous: true, speed_bonus: false });
+    const first = await postSeason(admin, doc);
+    expect(first.statusCode, first.body).toBe(200);
+    const uuid = first.json<SeasonImportResult>().games[0]!.uuid;
+    // What the live conductor does as the last question ends: complete comes forward to then.
+    await t.ctx.db.query("UPDATE games SET complete_at = complete_at - interval '40 minutes' WHERE id = $1", [
+      uuid,
+    ]);
+    const again = await postSeason(admin, doc);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json<SeasonImportResult>().updated).toMatchObject({ games: 0 });
+    // The results time stays the one the game had.
+    const { rows } = await t.ctx.db.query<{ moved: boolean }>(
+      'SELECT complete_at < $2::timestamptz AS moved FROM games WHERE id = $1',
+      [uuid, doc.series[0].games[0].schedule.complete],
+    );
+    expect(rows[0]!.moved).toBe(true);
+  });
+
   it('gives YAML syntax errors their line and column', async () => {
     const errors = await problemsOf('community:\n  endpoint: a-club\n  name: [unclosed\nseries: []\n');
     expect(errors).toHaveLength(1);
