@@ -14,6 +14,8 @@ export const queryKeys = {
   series: (community: string, series: string) => ['series', community, series] as const,
   game: (uuid: string) => ['game', uuid] as const,
   participation: (uuid: string) => ['participation', uuid] as const,
+  /** The viewer's own result in a game (points per question): per game, never another player's. */
+  myResult: (uuid: string) => ['my_result', uuid] as const,
   /** A game's rankings and statistics, every view of them: what its scoring changes. */
   leaderboards: (uuid: string) => ['leaderboard', uuid] as const,
   questionStatsAll: (uuid: string) => ['question_stats', uuid] as const,

@@ -70,6 +70,7 @@ export function useGameChannel(uuid: string, onMissing: () => void, enabled = tr
         // Scored, or scored again after a host's correction: points, ranks and statistics too.
         for (const queryKey of [
           queryKeys.participation(uuid),
+          queryKeys.myResult(uuid),
           queryKeys.leaderboards(uuid),
           queryKeys.questionStatsAll(uuid),
         ]) {

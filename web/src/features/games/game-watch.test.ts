@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeGame } from '../../test/factories';
-import { WATCH_BEFORE_MS, worthWatching } from './game-watch';
+import { CORRECTIONS_WATCHED_MS, WATCH_BEFORE_MS, worthWatching } from './game-watch';
 
 const now = new Date('2030-01-07T12:00:00Z');
 const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
@@ -26,8 +26,10 @@ describe('when a game page listens for the game’s pushes', () => {
     expect(worthWatching(makeGame({ state: 'closed', schedule: later }), now)).toBe(false);
   });
 
-  it('does not listen to a complete game', () => {
+  it('listens to a game complete within the last day (a host may correct it), not to one older', () => {
     const past = { open: at(-3 * DAY), standby: at(-2 * DAY), complete: at(-DAY) };
     expect(worthWatching(makeGame({ state: 'complete', schedule: past }), now)).toBe(false);
+    const recent = { ...past, complete: at(-CORRECTIONS_WATCHED_MS + 60_000) };
+    expect(worthWatching(makeGame({ state: 'complete', schedule: recent }), now)).toBe(true);
   });
 });

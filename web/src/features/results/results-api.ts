@@ -79,7 +79,7 @@ export function useQuestionStats(uuid: string, filter: StatsFilter) {
 export function useMyResult(uuid: string, enabled: boolean) {
   return useQuery({
     // Per game; logging out drops every query but the profile, so it is never another player's.
-    queryKey: ['my_result', uuid] as const,
+    queryKey: queryKeys.myResult(uuid),
     queryFn: async () => {
       try {
         return await callApi(httpRoutes.myResult, { params: { uuid } });
