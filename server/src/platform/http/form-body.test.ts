@@ -107,6 +107,31 @@ describe.each(dbKinds)('malformed multipart forms (%s)', (kind) => {
     }
   });
 
+  it('tells an empty file chosen from one not chosen at all (an empty input sends no file name)', async () => {
+    const empty = await send(
+      player,
+      'PUT',
+      '/api/profile_image',
+      'multipart/form-data; boundary=x',
+      `${filePart('profile_img', '')}--x--\r\n`,
+    );
+    expect([empty.statusCode, empty.body]).toEqual([
+      400,
+      'The image file is empty: choose a JPEG or PNG picture',
+    ]);
+    const none = await send(
+      player,
+      'PUT',
+      '/api/profile_image',
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="profile_img"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n--x--\r\n',
+    );
+    expect([none.statusCode, none.body]).toEqual([
+      400,
+      'Send the image as a multipart form field named profile_img',
+    ]);
+  });
+
   it('refuses a file on login, even with the right password, and logs nobody in', async () => {
     const owner = t.client();
     const fields = await registerPlayer(owner);

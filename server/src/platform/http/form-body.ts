@@ -70,7 +70,10 @@ export async function readForm(request: FastifyRequest, fileField?: string): Pro
           }
           const buffer = await part.toBuffer();
           if (part.file.truncated) throw new HttpError(413, 'The image is too large (5 MB at most)');
-          // An empty file input still sends a part; treat it as no file.
+          // An empty file input still sends a part, without a file name: no file. A file chosen
+          // but empty has its name, and is told so.
+          if (buffer.length === 0 && part.filename)
+            throw new HttpError(400, 'The image file is empty: choose a JPEG or PNG picture');
           if (buffer.length > 0) file = { fieldname: part.fieldname, buffer };
         } else if (typeof part.value === 'string') {
           fields[part.fieldname] = part.value;

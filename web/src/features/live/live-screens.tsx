@@ -64,7 +64,9 @@ export function LobbyScreen({
   const now = useNow(COUNTDOWN_REFRESH_MS);
   const start = new Date(game.schedule.standby);
   const soon = countdownText(start, now);
-  const at = formatWhen(game.schedule.standby, 'h:mm a');
+  // The day too when the start is not today (a lobby open across midnight).
+  const today = start.toDateString() === now.toDateString();
+  const at = formatWhen(game.schedule.standby, today ? 'h:mm a' : 'EEE, MMM d, h:mm a');
   const started = start.getTime() <= now.getTime();
   const title =
     joined === null ? 'Joining the lobby…' : joined ? 'You’re in the lobby!' : 'The lobby is not open';
@@ -79,7 +81,10 @@ export function LobbyScreen({
         </p>
       )}
       <div className="live-start">
-        <p className="live-start-label">{started ? 'The game is starting' : 'Game starts in'}</p>
+        {/* 'in' before a countdown; before a time, 'at' comes with the time. */}
+        <p className="live-start-label">
+          {started ? 'The game is starting' : soon ? 'Game starts in' : 'Game starts'}
+        </p>
         {started ? (
           <p className="live-start-time">Any moment now…</p>
         ) : soon ? (
