@@ -77,6 +77,8 @@ export const questionOutcomeSchema = z.object({
    * linked guess is still to come, a guess whose linked vote comes after it. Its points count then.
    */
   later: z.boolean(),
+  /** The host voided it (hosting spec §3): 0 points for everyone, shown as voided. Absent otherwise. */
+  voided: z.literal(true).optional(),
 });
 export type QuestionOutcome = z.infer<typeof questionOutcomeSchema>;
 

@@ -94,7 +94,7 @@ export function scoreQuestion(
     if (a.number_answer !== null) numbers.push(a.number_answer);
   }
   tally.counts.set(q.i, counts);
-  const base = { i: q.i, type: q.kind, answered: answers.length };
+  const base = { i: q.i, type: q.kind, answered: answers.length, ...(q.voided && { voided: true as const }) };
   const later = { ...base, split: null, top_choices: [], truth: null, later: true };
   const pointsBy = (of: (a: AnswerRow) => number) => {
     const points = new Map<number, number>();

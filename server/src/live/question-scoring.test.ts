@@ -93,11 +93,11 @@ describe('live feedback: a question’s points', () => {
       voided: true,
       ...slider,
     });
-    expect(
-      Object.fromEntries(scoreQuestion(voided, [voided], [number(1, 20)], newTally(0), null).points!),
-    ).toEqual({
-      1: 0,
-    });
+    const scored = scoreQuestion(voided, [voided], [number(1, 20)], newTally(0), null);
+    expect(Object.fromEntries(scored.points!)).toEqual({ 1: 0 });
+    // Its result says so, for the players' screens; one not voided says nothing of it.
+    expect(scored.outcome.voided).toBe(true);
+    expect('voided' in scoreQuestion(crowd, [crowd], [], newTally(0), null).outcome).toBe(false);
     // With the speed bonus: an answer at the deadline keeps 90 %.
     const host = row({ i: 0, kind: 'predict', outcome_kind: 'number', outcome: 20, ...slider });
     const s = { startAt: 0, secs: [10] };

@@ -12,3 +12,6 @@ export const QUESTION_KIND_TEXT: Record<QuestionKind, string> = {
 export function numberText(n: number, unit: string | null | undefined): string {
   return `${groupDigits(n)}${unit ? ` ${unit}` : ''}`;
 }
+
+/** A question the host voided (hosting spec §3), as the live result and the breakdown say it. */
+export const VOIDED_NOTE = 'The host voided this question: it scores 0 points for everyone.';

@@ -70,4 +70,14 @@ describe('live feedback: what a result says', () => {
       'Question 2 result. The answer: Red and Blue.',
     );
   });
+
+  it('says a question the host voided is voided, not its answer (its points are 0 for everyone)', () => {
+    const voided = { ...base, voided: true as const, you: { ...base.you!, points: 0 } };
+    expect(answerOf(colours, voided)).toEqual({
+      note: 'The host voided this question: it scores 0 points for everyone.',
+    });
+    expect(resultAnnouncement(colours, voided)).toBe(
+      'Question 2 result. The host voided this question: it scores 0 points for everyone. You got 0 points. Your score: 1,250, rank 2 of 1,204.',
+    );
+  });
 });

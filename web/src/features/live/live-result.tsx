@@ -1,5 +1,5 @@
 import type { LiveAnswer, LiveQuestionEvent, QuestionResultEvent } from '@hunch/contract';
-import { numberText } from '../../shared/question-text';
+import { numberText, VOIDED_NOTE } from '../../shared/question-text';
 
 // What a player sees once a live question has closed: the answer (the crowd's split for a vote,
 // the top choice for a guess, the truth for a predict), their points, running score and rank.
@@ -20,6 +20,7 @@ export function answerOf(
   question: LiveQuestionEvent | null,
   r: QuestionResultEvent,
 ): { label: string; value: string } | { note: string } {
+  if (r.voided) return { note: VOIDED_NOTE };
   if (r.later) {
     if (r.type === 'predict') return { note: 'The answer comes later, once the outcome is known.' };
     if (r.type === 'vote') return { note: 'How the crowd voted is revealed after a later question.' };

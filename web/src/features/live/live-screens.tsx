@@ -167,7 +167,7 @@ export function BetweenScreen({
   // Before the result: locked in. After: right or wrong for a guess, by the player's own answer.
   const verdict = !result
     ? 'locked'
-    : result.type === 'guess' && !result.later && stored?.choice_i != null
+    : result.type === 'guess' && !result.later && !result.voided && stored?.choice_i != null
       ? result.top_choices.includes(stored.choice_i)
         ? 'right'
         : 'wrong'

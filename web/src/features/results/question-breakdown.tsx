@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
 import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
+import { VOIDED_NOTE } from '../../shared/question-text';
 import { AnswerFacts } from './answer-facts';
 import { ChoiceBars } from './choice-bars';
 import { type FilterOption, filterOptions } from './filter-options';
@@ -131,9 +132,7 @@ function QuestionCard(props: {
         {question.voided && ' · Voided'}
       </p>
       <h3 className="breakdown-question">{question.question.text}</h3>
-      {question.voided && (
-        <p className="voided-note">The host voided this question: it scores 0 points for everyone.</p>
-      )}
+      {question.voided && <p className="voided-note">{VOIDED_NOTE}</p>}
       <AnswerFacts question={question} stats={stats} mine={mine} played={played} />
       {!stats.withheld && (
         <p className="breakdown-meta">
