@@ -106,8 +106,19 @@ function SplitBars({
   );
 }
 
-/** The player's points, score and rank after a question (or the final ones). */
-export function Standing({ result, final }: { result: QuestionResultEvent; final: boolean }) {
+/**
+ * The player's points, score and rank after a question (or at the end: `final`; a score with points
+ * still to come, an outcome the host has not entered, is not called final: `settled` false).
+ */
+export function Standing({
+  result,
+  final,
+  settled = true,
+}: {
+  result: QuestionResultEvent;
+  final: boolean;
+  settled?: boolean;
+}) {
   const you = result.you;
   if (!you) return null;
   return (
@@ -129,7 +140,7 @@ export function Standing({ result, final }: { result: QuestionResultEvent; final
       )}
       <dl className="live-figures">
         <div>
-          <dt>{final ? 'Final score' : 'Score'}</dt>
+          <dt>{final ? (settled ? 'Final score' : 'Score so far') : 'Score'}</dt>
           <dd>{count.format(you.score)}</dd>
         </div>
         <div>

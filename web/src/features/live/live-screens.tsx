@@ -253,6 +253,8 @@ export function CompleteScreen({
   // stored participation. Answers are stored as they arrive, seconds before the game ends, so one
   // read as this screen appears counts them all; it is needed only when some seem missing.
   const total = game.question_count;
+  /** Outcomes the host is still to enter: the results wait for them, not for scoring. */
+  const waiting = game.waiting_for.length > 0;
   const participation = useParticipation(game.uuid, joined && answered < total, true);
   const stored = participation.data ? Object.keys(participation.data.answers).length : 0;
   // Held back until read, so the number shown (and read out) does not change under the player.
@@ -285,7 +287,7 @@ export function CompleteScreen({
             ? null
             : `You answered ${answeredAnywhere} of ${total} ${total === 1 ? 'question' : 'questions'}.`}
       </p>
-      {joined && result?.you && <Standing result={result} final />}
+      {joined && result?.you && <Standing result={result} final settled={!result.later && !waiting} />}
       {joined && result?.later && (
         <p className="note">
           Some points come later, once every answer is known: the results will show them.
@@ -295,6 +297,12 @@ export function CompleteScreen({
         <Link className="button button-primary live-results-link" to={resultsPath(game)}>
           See results
         </Link>
+      ) : waiting ? (
+        // Not in a moment: when the host enters the outcome (the page says which, hosting spec §3).
+        <p className="live-waiting" role="status">
+          Results come once the host enters the outcome of{' '}
+          {game.waiting_for.length === 1 ? 'a question' : `${game.waiting_for.length} questions`}.
+        </p>
       ) : (
         <p className="live-waiting" role="status">
           <span className="spinner" aria-hidden="true" />
