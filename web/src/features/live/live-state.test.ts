@@ -155,6 +155,18 @@ describe('live feedback: results in the state', () => {
     expect(s.result?.i).toBe(0);
   });
 
+  it('counts the players from each result: one who joined late is counted by everyone', () => {
+    let s = liveReducer(initialLiveState, { type: 'connected' });
+    s = liveReducer(s, { type: 'count', count: 16 });
+    s = liveReducer(s, { type: 'question', event: question(0), now: 0 });
+    s = liveReducer(s, { type: 'result', event: { ...result(0, 50), players: 17 } });
+    expect(s.players).toBe(17);
+    // An older result arriving late does not take the count back.
+    s = liveReducer(s, { type: 'result', event: { ...result(1, 90), players: 18 } });
+    s = liveReducer(s, { type: 'result', event: { ...result(0, 50), players: 17 } });
+    expect(s.players).toBe(18);
+  });
+
   it('takes the result a resume carries, and never goes back to an older one', () => {
     let s = liveReducer(initialLiveState, { type: 'connected' });
     s = liveReducer(s, { type: 'result', event: result(1, 120) });

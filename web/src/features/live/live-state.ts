@@ -186,11 +186,13 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
       return { ...state, stage: { kind: 'between', last: state.stage.question } };
     case 'result': {
       const result = newer(state.result, action.event);
+      // Counts are not sent while questions run; each result counts the players (late joiners too).
+      const players = result === action.event ? action.event.players : state.players;
       // A clock running slow may still show the question as open: it has closed.
       if (state.stage.kind === 'question' && state.stage.question.i === action.event.i) {
-        return { ...state, result, stage: { kind: 'between', last: state.stage.question } };
+        return { ...state, result, players, stage: { kind: 'between', last: state.stage.question } };
       }
-      return { ...state, result };
+      return { ...state, result, players };
     }
     case 'complete':
       return { ...state, stage: { kind: 'complete' }, sending: null };
