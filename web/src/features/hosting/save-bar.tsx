@@ -30,6 +30,8 @@ export function useSeasonSave(
     // Another tab or host changed what this screen edits (412): the screen now shows their version,
     // and the host's own edits stay in the draft (useDraft) to be checked and saved again.
     onError: async (err) => {
+      // A refusal in a sentence answers this document: the problems of an earlier one are gone.
+      setProblems([]);
       if (isApiError(err, 412)) await refresh();
     },
     onSuccess: async ({ outcome, doc }, { dryRun }) => {
