@@ -77,7 +77,12 @@ function ChoiceButtons({
     >
       {question.question.choices.map((choice, n) => {
         const mine = stored?.choice_i === choice.i;
-        const cls = ['live-choice', mine ? 'is-mine' : '', stored && !mine ? 'is-other' : ''];
+        const cls = [
+          'live-choice',
+          mine ? 'is-mine' : '',
+          stored && !mine ? 'is-other' : '',
+          withImages && !choice.image ? 'no-image' : '',
+        ];
         return (
           // Locked buttons stay focusable (aria-disabled): focus is not thrown away on answering.
           <button
