@@ -45,6 +45,16 @@ function flood(
   });
 }
 
+/** Opens namespace `ns` on the manager's connection: true, or the refusal's message. */
+function openOn(manager: Manager, ns: string): Promise<true | string> {
+  const socket = manager.socket(ns);
+  return new Promise((resolve) => {
+    socket.once('connect', () => resolve(true));
+    socket.once('connect_error', (err) => resolve(err.message));
+    socket.connect();
+  });
+}
+
 describe.each(dbKinds)('sockets per connection (%s)', (kind) => {
   let server: Awaited<ReturnType<typeof startLiveTestServer>>;
   let uuid = '';
@@ -71,23 +81,18 @@ describe.each(dbKinds)('sockets per connection (%s)', (kind) => {
   afterAll(() => server?.close());
 
   const serves = async () => (await fetch(`${server.url}/api/community_search`)).status;
-
-  it("admits a page's own sockets: /data beside a game, left and opened again, refusals included", async () => {
-    // As the web client: a socket connects when told (autoConnect would send a second connect).
-    const manager = new Manager(server.url, {
+  // As the web client: a socket connects when told (autoConnect would send a second connect).
+  const playerManager = () =>
+    new Manager(server.url, {
       transports: ['websocket'],
       reconnection: false,
       autoConnect: false,
       extraHeaders: { cookie },
     });
-    const open = (ns: string) => {
-      const socket = manager.socket(ns);
-      return new Promise<true | string>((resolve) => {
-        socket.once('connect', () => resolve(true));
-        socket.once('connect_error', (err) => resolve(err.message));
-        socket.connect();
-      });
-    };
+
+  it("admits a page's own sockets: /data beside a game, left and opened again, refusals included", async () => {
+    const manager = playerManager();
+    const open = (ns: string) => openOn(manager, ns);
     try {
       expect(await open(DATA_NAMESPACE)).toBe(true);
       const game = manager.socket(gameNamespace(uuid));
@@ -105,22 +110,10 @@ describe.each(dbKinds)('sockets per connection (%s)', (kind) => {
   });
 
   it('closes a connection that holds the limit and opens one more', async () => {
-    const manager = new Manager(server.url, {
-      transports: ['websocket'],
-      reconnection: false,
-      autoConnect: false,
-      extraHeaders: { cookie },
-    });
+    const manager = playerManager();
     const closed = new Promise<void>((resolve) => manager.on('close', () => resolve()));
     const held = [DATA_NAMESPACE, ...others.slice(0, SOCKETS_PER_CONNECTION_MAX - 1).map(gameNamespace)];
-    for (const ns of held) {
-      const socket = manager.socket(ns);
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
-        socket.connect();
-      });
-    }
+    for (const ns of held) expect(await openOn(manager, ns)).toBe(true);
     // One more, of the player's own games: past the limit, the whole connection goes.
     manager.socket(gameNamespace(others.at(-1)!)).connect();
     await closed;
