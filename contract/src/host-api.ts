@@ -34,6 +34,13 @@ export const hostCommunitiesSchema = z.object({
 });
 export type HostCommunities = z.infer<typeof hostCommunitiesSchema>;
 
+/**
+ * Whether the signed-in user may open the console (an admin, or a host of some community): the
+ * footer's Host link asks this, which answers every player 200, where the list answers them 403.
+ */
+export const hostRoleSchema = z.object({ host: z.boolean() });
+export type HostRole = z.infer<typeof hostRoleSchema>;
+
 /** The hosts of a community (usernames), after a grant or a revoke. */
 export const communityHostsSchema = z.object({ community: z.string(), hosts: z.array(z.string()) });
 export type CommunityHosts = z.infer<typeof communityHostsSchema>;

@@ -8,6 +8,7 @@ import {
   hostGamesSchema,
   hostImageSchema,
   hostOutcomeSchema,
+  hostRoleSchema,
 } from './host-api';
 import { type RouteDef, defineRoute as route } from './route-def';
 import { seasonFileSchema, seasonImportResultSchema } from './season';
@@ -33,6 +34,16 @@ export const hostRoutes = {
     bodyKind: 'none',
     responses: { 200: hostCommunitiesSchema },
     errors: [401, 403],
+  }),
+  // Not in the hosting spec: the footer's question, which a player's page asks on every load, so
+  // that a player's answer is not a refused call (the list is 403 for them, as §5 says).
+  hostRole: route({
+    method: 'GET',
+    path: '/api/host/role',
+    access: 'user',
+    bodyKind: 'none',
+    responses: { 200: hostRoleSchema },
+    errors: [401],
   }),
   communityHosts: route({
     method: 'GET',

@@ -182,6 +182,9 @@ describe('a new player: sign-up, the welcome and the lists', () => {
     'the whole journey: no unexpected dialog, page error or 5xx answer',
     async () => {
       expectCleanSession(dialogs.unexpected, problems);
+      // The footer asked whether the player hosts, and was answered, not refused (a refusal is an
+      // error in the console of every player's page).
+      expect(problems.consoleErrors.filter((line) => line.includes('/api/host/'))).toEqual([]);
     },
     { always: true },
   );

@@ -73,6 +73,9 @@ describe.each(dbKinds)('hosting roles (%s)', (kind) => {
       }
     }
     expect((await player.get('/api/host/communities')).body).toBe(roleMessages.notHost);
+    // The footer's question is answered, not refused (a refusal is an error in every player's console).
+    expect((await player.get('/api/host/role')).json()).toEqual({ host: false });
+    expect((await admin.get('/api/host/role')).json()).toEqual({ host: true });
   });
 
   it('lets an admin grant a host, who then runs that community and no other', async () => {
@@ -80,6 +83,7 @@ describe.each(dbKinds)('hosting roles (%s)', (kind) => {
     expect(grant.statusCode, grant.body).toBe(200);
     expect(grant.json()).toEqual({ community: a.community.endpoint, hosts: [hostName] });
 
+    expect((await host.get('/api/host/role')).json()).toEqual({ host: true });
     const mine = (await host.get('/api/host/communities')).json();
     expect(mine.admin).toBe(false);
     expect(mine.communities.map((c: { endpoint: string }) => c.endpoint)).toEqual([a.community.endpoint]);
@@ -114,6 +118,7 @@ describe.each(dbKinds)('hosting roles (%s)', (kind) => {
     expect(revoke.json().hosts).toEqual([hostName]);
     expect((await other.get(`/api/host/export/${a.community.endpoint}`)).statusCode).toBe(403);
     expect((await other.get('/api/host/communities')).statusCode).toBe(403);
+    expect((await other.get('/api/host/role')).json()).toEqual({ host: false });
 
     const audit = (await host.get(`/api/host/audit/${a.community.endpoint}`)).json();
     const hostEntries = audit.entries.filter((e: { action: string }) => e.action.startsWith('host.'));

@@ -92,6 +92,10 @@ export function hostingRoutes(app: FastifyInstance, ctx: AppContext, rescore: Re
     return { admin, communities: await hostedCommunities(db, admin ? null : userId, ctx.now()) };
   });
 
+  registerRoute(app, httpRoutes.hostRole, async ({ userId }) => ({
+    host: (await app.roles.isAdmin(userId)) || (await app.roles.isHost(userId)),
+  }));
+
   registerRoute(app, httpRoutes.communityHosts, async ({ params }) => {
     const id = await communityOr404(params.community);
     return { community: params.community, hosts: await hostsOf(db, id) };

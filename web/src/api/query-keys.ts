@@ -27,6 +27,7 @@ export const queryKeys = {
   hostAll: ['host'] as const,
   /** Per user: a host's list is not an admin's, and signing out must not show the last one. */
   hostCommunities: (username: string) => ['host', 'communities', username.toLowerCase()] as const,
+  hostRole: (username: string) => ['host', 'role', username.toLowerCase()] as const,
   hostSeason: (community: string) => ['host', 'season', community] as const,
   hostGames: (community: string) => ['host', 'games', community] as const,
   hostHosts: (community: string) => ['host', 'hosts', community] as const,

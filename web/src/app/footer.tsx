@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { userImageUrl } from '../api/asset-urls';
-import { useHostCommunities } from '../features/hosting/use-host-communities';
+import { useHostRole } from '../features/hosting/use-host-communities';
 import { useImageVersion } from '../shared/image-version';
 import { NavItem } from '../shared/nav-item';
 import { SafeImg } from '../shared/safe-img';
@@ -38,7 +38,7 @@ function HostIcon() {
  */
 export function Footer() {
   // Asked once the page has rendered: most players are no host, and the link can come a moment later.
-  const { profile, query: hosting } = useHostCommunities({ afterFirstPaint: true });
+  const { profile, isHost } = useHostRole();
   const imageVersion = useImageVersion();
   return (
     <header className="app-bar">
@@ -57,7 +57,7 @@ export function Footer() {
               <span>Play</span>
             </NavItem>
           )}
-          {profile && hosting.data && (
+          {profile && isHost && (
             <NavItem to="/host" className="footer-link">
               <HostIcon />
               <span>Host</span>

@@ -1,19 +1,20 @@
 import { focusManager, QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HOST_ANSWER_FRESH_MS, hostCommunitiesQuery } from './use-host-communities';
+import { HOST_ANSWER_FRESH_MS, hostRoleQuery } from './use-host-communities';
 
-// The footer's Host link: the host answer of GET /api/host/communities, asked again when the window
-// regains focus while it says "not a host", so a host granted meanwhile sees the link on return.
+// The footer's Host link: the answer of GET /api/host/role, asked again when the window regains
+// focus while it says "not a host", so a host granted meanwhile sees the link on return.
 
 let answers: Response[] = [];
 let asked = 0;
 let cleanups: (() => void)[] = [];
-const hosting = { admin: false, communities: [] };
+const host = { host: true };
+const player = { host: false };
 
 beforeEach(() => {
   asked = 0;
   vi.stubGlobal('fetch', async (url: string) => {
-    expect(url).toBe('/api/host/communities');
+    expect(url).toBe('/api/host/role');
     asked += 1;
     return answers.shift() ?? new Response('No more answers', { status: 500 });
   });
@@ -31,7 +32,7 @@ function observe() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   // Mounted, as QueryClientProvider does: the client then follows the window's focus.
   client.mount();
-  const observer = new QueryObserver(client, hostCommunitiesQuery('demo_player'));
+  const observer = new QueryObserver(client, hostRoleQuery('demo_player'));
   const stop = observer.subscribe(() => {});
   cleanups.push(() => {
     stop();
@@ -51,24 +52,21 @@ function refocus() {
   focusManager.setFocused(true);
 }
 
-const forbidden = () => new Response('Hosts only', { status: 403 });
-
 describe('the host answer behind the footer’s Host link', () => {
-  it('takes a 403 as "not a host", and asks again on focus, so a new grant shows', async () => {
-    answers = [forbidden(), Response.json(hosting)];
+  it('asks "not a host" again on focus, so a new grant shows', async () => {
+    answers = [Response.json(player), Response.json(host)];
     const { observer, settled } = observe();
     await settled(1);
-    expect(observer.getCurrentResult().data).toBeNull();
-    expect(observer.getCurrentResult().isError).toBe(false);
+    expect(observer.getCurrentResult().data).toEqual(player);
 
     refocus();
     await settled(2);
-    expect(observer.getCurrentResult().data).toEqual(hosting);
+    expect(observer.getCurrentResult().data).toEqual(host);
   });
 
   it('keeps a host’s answer through focus changes until it is five minutes old', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    answers = [Response.json(hosting), Response.json({ ...hosting, admin: true })];
+    answers = [Response.json(host), Response.json(player)];
     const { observer, settled } = observe();
     await settled(1);
     refocus();
@@ -77,17 +75,13 @@ describe('the host answer behind the footer’s Host link', () => {
     vi.advanceTimersByTime(HOST_ANSWER_FRESH_MS + 1);
     refocus();
     await settled(2);
-    expect(observer.getCurrentResult().data?.admin).toBe(true);
+    expect(observer.getCurrentResult().data).toEqual(player);
   });
 
-  it('takes a 401 as "not a host" too, and a server failure as an error', async () => {
-    answers = [new Response('Log in', { status: 401 }), new Response('Down', { status: 503 })];
+  it('takes a refusal or a server failure as an error, which shows no link', async () => {
+    answers = [new Response('Please log in first', { status: 401 })];
     const signedOut = observe();
     await signedOut.settled(1);
-    expect(signedOut.observer.getCurrentResult().data).toBeNull();
-
-    const failing = observe();
-    await failing.settled(2);
-    expect(failing.observer.getCurrentResult().isError).toBe(true);
+    expect(signedOut.observer.getCurrentResult().isError).toBe(true);
   });
 });

@@ -1,12 +1,12 @@
-import { type HostCommunities, httpRoutes } from '@hunch/contract';
+import { type HostCommunities, type HostRole, httpRoutes } from '@hunch/contract';
 import { type Query, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { errorFrom, readSuccess, sendApi } from '../../api/client';
+import { callApi, errorFrom, readSuccess, sendApi } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { useProfile } from '../../api/use-profile';
 import { whenIdle } from '../../api/when-idle';
 
-// Its own module, not host-api.ts: the footer (every page's first screen) calls it, and a module the
+// Its own module, not host-api.ts: the footer (every page's first screen) calls useHostRole, and a module the
 // entry shares with the console's chunks goes into the entry whole, with the season schemas (zod)
 // that host-api.ts imports for the editors (decisions 023, 025).
 
@@ -14,9 +14,8 @@ import { whenIdle } from '../../api/when-idle';
 export const HOST_ANSWER_FRESH_MS = 5 * 60_000;
 
 /**
- * GET /api/host/communities: null when the user hosts nothing (403) or is signed out (401). The
- * answer is only checked against its schema when it is a host's list: most players get a 403, and
- * their pages do not load the console's schemas for it.
+ * GET /api/host/communities: null when the user hosts nothing (403: a player who opened /host) or
+ * is signed out (401).
  */
 export async function fetchHostCommunities(): Promise<HostCommunities | null> {
   const res = await sendApi(httpRoutes.hostCommunities);
@@ -29,35 +28,49 @@ export async function fetchHostCommunities(): Promise<HostCommunities | null> {
   return readSuccess(httpRoutes.hostCommunities, res);
 }
 
-/**
- * "Not a host" is asked again whenever the window regains focus (an admin may have granted it
- * meanwhile: switching back to the tab shows the Host link), a host's list only once it is
- * HOST_ANSWER_FRESH_MS old. A new sign-in is another user's query, asked at once.
- */
-export function refetchHostOnFocus(query: Query<HostCommunities | null>): boolean | 'always' {
-  return query.state.data === null ? 'always' : true;
-}
-
-/** The query options of the signed-in user's host answer (TanStack Query's). */
+/** The query options of the signed-in user's host list (TanStack Query's), for the console. */
 export function hostCommunitiesQuery(username: string) {
   return {
     queryKey: queryKeys.hostCommunities(username),
     queryFn: fetchHostCommunities,
     staleTime: HOST_ANSWER_FRESH_MS,
-    refetchOnWindowFocus: refetchHostOnFocus,
+  };
+}
+
+/** The signed-in user's host list, for the console's pages and their guard. */
+export function useHostCommunities() {
+  const profile = useProfile();
+  const query = useQuery({ ...hostCommunitiesQuery(profile?.username ?? ''), enabled: !!profile });
+  return { profile, query };
+}
+
+/**
+ * "Not a host" is asked again whenever the window regains focus (an admin may have granted it
+ * meanwhile: switching back to the tab shows the Host link), "a host" only once it is
+ * HOST_ANSWER_FRESH_MS old. A new sign-in is another user's query, asked at once.
+ */
+export function refetchRoleOnFocus(query: Query<HostRole>): boolean | 'always' {
+  return query.state.data?.host === false ? 'always' : true;
+}
+
+/** The query options of GET /api/host/role, whether the signed-in user may open the console. */
+export function hostRoleQuery(username: string) {
+  return {
+    queryKey: queryKeys.hostRole(username),
+    queryFn: () => callApi(httpRoutes.hostRole),
+    staleTime: HOST_ANSWER_FRESH_MS,
+    refetchOnWindowFocus: refetchRoleOnFocus,
   };
 }
 
 /**
- * The signed-in user's host answer, for the footer's Host link and the console's guard; not asked
- * at all while signed out. `afterFirstPaint` (the footer): asked once the page has rendered
- * (whenIdle), so the link, which most players never get, does not hold up the first screen.
+ * Whether the footer shows the Host link; not asked while signed out, and asked once the page has
+ * rendered (whenIdle), so the link, which most players never get, does not hold up the first screen.
  */
-export function useHostCommunities({ afterFirstPaint = false }: { afterFirstPaint?: boolean } = {}) {
+export function useHostRole() {
   const profile = useProfile();
-  const username = profile?.username ?? '';
-  const [painted, setPainted] = useState(!afterFirstPaint);
+  const [painted, setPainted] = useState(false);
   useEffect(() => (painted ? undefined : whenIdle(() => setPainted(true))), [painted]);
-  const query = useQuery({ ...hostCommunitiesQuery(username), enabled: !!profile && painted });
-  return { profile, query };
+  const query = useQuery({ ...hostRoleQuery(profile?.username ?? ''), enabled: !!profile && painted });
+  return { profile, isHost: query.data?.host === true };
 }
