@@ -81,4 +81,11 @@ describe('withLocalTimes', () => {
       'Name is required; 2030-01-07 is a date',
     );
   });
+
+  it('keeps the UTC time beside it when asked (a season file’s problems)', () => {
+    const at = local(2030, 1, 7, 18).replace('.000Z', 'Z');
+    expect(withLocalTimes(`This time has passed: it stays ${at}`, { keepUtc: true })).toBe(
+      `This time has passed: it stays Mon, Jan 7, 2030, 6:00 PM (${at})`,
+    );
+  });
 });

@@ -13,9 +13,15 @@ const ISO_UTC = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z/g;
 /**
  * A server sentence with its UTC times on the viewer's clock, as the console's editors show times
  * ('This game opened at 2030-01-07T17:00:00Z' → '… at Mon, Jan 7, 2030, 6:00 PM' in Berlin).
+ * `keepUtc`: the UTC time follows in brackets, for a season file's problems, whose times the file
+ * may write in UTC.
  */
-export function withLocalTimes(text: string): string {
-  return text.replace(ISO_UTC, (iso) => formatWhen(iso, 'EEE, MMM d, yyyy, h:mm a') ?? iso);
+export function withLocalTimes(text: string, { keepUtc = false } = {}): string {
+  return text.replace(ISO_UTC, (iso) => {
+    const local = formatWhen(iso, 'EEE, MMM d, yyyy, h:mm a');
+    if (!local) return iso;
+    return keepUtc ? `${local} (${iso})` : local;
+  });
 }
 
 /** e.g. 'Europe/Berlin': where a host's times are entered. */

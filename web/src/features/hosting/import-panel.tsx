@@ -92,7 +92,7 @@ export function ImportPanel({ community }: { community: string }) {
           <ul>
             {answer.problems.map((p) => (
               <li key={`${p.path}:${p.message}`}>
-                <span>{p.message}</span> <ProblemPlace problem={p} />
+                <span>{withLocalTimes(p.message, { keepUtc: true })}</span> <ProblemPlace problem={p} />
               </li>
             ))}
           </ul>
