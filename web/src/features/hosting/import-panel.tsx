@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useSingleFlight } from '../../shared/single-flight';
+import { withLocalTimes } from '../../shared/time-text';
 import { type ImportOutcome, importSeason, useRefreshHost } from './host-api';
 import { importSummary, plural } from './host-text';
 import { ProblemPlace } from './save-bar';
