@@ -1,4 +1,4 @@
-import { Navigate, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
 import { Loading } from '../../shared/loading';
 import { GameEditor } from './game-editor';
@@ -19,6 +19,23 @@ function Problem({ text }: { text: string }) {
     <section className="page">
       <p className="form-error" role="alert">
         {text}
+      </p>
+    </section>
+  );
+}
+
+/**
+ * A game the console does not list: deleted in another tab or by another host (whose save then
+ * refreshed this page's lists), or an old link. Said, not skipped: the host may have been editing it.
+ */
+function GameGone({ seriesPath, seriesName }: { seriesPath: string; seriesName: string }) {
+  return (
+    <section className="page">
+      <p className="form-error" role="alert">
+        This game is not in the console: it has been deleted, perhaps in another tab or by another host.
+      </p>
+      <p>
+        <Link to={seriesPath}>Back to {seriesName}</Link>
       </p>
     </section>
   );
@@ -67,7 +84,7 @@ export function GameEditorPage() {
 
   if (games.isError) return <Problem text={errorText(games.error)} />;
   const hosted = games.data?.games.find((g) => g.uuid === uuid);
-  if (!hosted) return <Navigate to={hostSeriesPath(community, series)} replace />;
+  if (!hosted) return <GameGone seriesPath={hostSeriesPath(community, series)} seriesName={s.name} />;
   // A game's address names its series; an old link to another series is sent to the right one.
   if (hosted.series !== series) return <Navigate to={hostGamePath(community, hosted.series, uuid)} replace />;
   const gi = gameIndex(s, hosted.key);

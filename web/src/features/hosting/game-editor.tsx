@@ -281,10 +281,10 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
           hosted={hosted}
           name={name}
           onDeleted={async () => {
-            // Marked first: the refreshed game list no longer has the game, which sends the page on.
-            leaving.current = true;
-            await refresh();
+            // Gone first, then the lists refreshed: a list without the game, on this page, would say
+            // the game was deleted elsewhere.
             leave(hostSeriesPath(community, series.endpoint));
+            await refresh();
           }}
         />
       )}

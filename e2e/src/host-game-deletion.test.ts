@@ -1,0 +1,117 @@
+import type { Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import {
+  apiWrite,
+  checkScreen,
+  type Dialogs,
+  expectCleanSession,
+  journey,
+  logIn,
+  type PageProblems,
+  useJourneySession,
+  WAIT,
+} from './harness';
+
+/**
+ * Deleting a game in the console (hosting spec §2: only before it opens): the host's own delete
+ * goes back to the series without the game; a game deleted in another tab, while this one edits
+ * it, is said to be gone when a save finds out, not skipped in silence.
+ */
+
+const ENDPOINT = 'hunch-hq';
+const STAMP = Date.now().toString(36).slice(-5);
+
+describe('host console: deleting a game', () => {
+  let page: Page;
+  let problems: PageProblems;
+  let dialogs: Dialogs;
+  useJourneySession({ seed: true }, (s) => ({ page, problems, dialogs } = s));
+  const screen = journey('host-game-deletion', () => ({ host: page }));
+  const main = () => page.getByRole('main');
+  let seriesName = '';
+  let seriesPath = '';
+
+  /** A game a year ahead in the community's first series, added as another tab would: its uuid. */
+  const addGame = async (key: string, name: string): Promise<string> => {
+    const doc = await (
+      await page.request.get(`/api/host/export/${ENDPOINT}`, { headers: { accept: 'application/json' } })
+    ).json();
+    const series = doc.series[0];
+    seriesName = series.name;
+    seriesPath = `/host/${ENDPOINT}/${series.endpoint}`;
+    const open = new Date(Date.now() + 365 * 86_400_000);
+    open.setUTCSeconds(0, 0);
+    const at = (hours: number) => new Date(open.getTime() + hours * 3_600_000).toISOString();
+    series.games.push({
+      key,
+      name,
+      schedule: { open: at(0), standby: at(24), complete: at(48) },
+      questions: [{ kind: 'vote', text: 'Which one?', choices: ['This', 'That'] }],
+    });
+    const res = await apiWrite(page, 'POST', '/api/host/import', doc);
+    expect(res.status, res.text).toBe(200);
+    const placed = JSON.parse(res.text).games.find((g: { key: string }) => g.key === key);
+    return placed.uuid;
+  };
+
+  screen('log in as demo_host', async () => {
+    await logIn(page, 'demo_host', 'hunch123');
+  });
+
+  screen('a game deleted in another tab: the save says it is gone, with the way back', async () => {
+    const uuid = await addGame(`gone-${STAMP}`, `Gone ${STAMP}`);
+    await page.goto(`${seriesPath}/${uuid}`);
+    const name = main().getByLabel('Name (optional)', { exact: true });
+    await name.waitFor();
+    await name.fill(`Gone ${STAMP}, renamed`);
+    // Another tab deletes it meanwhile.
+    const gone = await page.request.delete(`/api/host/game/${uuid}`, {
+      headers: { 'x-csrf-token': (await (await page.request.get('/api/csrf')).json()).token },
+    });
+    expect(gone.status()).toBe(200);
+    await main().getByRole('button', { name: 'Save game' }).click();
+    await main()
+      .getByRole('alert')
+      .filter({ hasText: /^This game is not in the console: it has been deleted, perhaps in another tab/ })
+      .waitFor(WAIT);
+    expect(new URL(page.url()).pathname).toBe(`${seriesPath}/${uuid}`);
+    await checkScreen(page, 'host-game-gone');
+    // Nothing brought it back.
+    const listed = await (await page.request.get(`/api/host/games/${ENDPOINT}`)).json();
+    expect(listed.games.map((g: { uuid: string }) => g.uuid)).not.toContain(uuid);
+    await main()
+      .getByRole('link', { name: `Back to ${seriesName}`, exact: true })
+      .click();
+    await page.waitForURL((url) => url.pathname === seriesPath);
+    await main().getByRole('heading', { level: 1, name: seriesName }).waitFor();
+  });
+
+  screen('the host’s own delete: back to the series, the game no longer listed', async () => {
+    const gameName = `Deleted ${STAMP}`;
+    const uuid = await addGame(`deleted-${STAMP}`, gameName);
+    await page.goto(`${seriesPath}/${uuid}`);
+    await main().getByRole('heading', { level: 1, name: gameName }).waitFor();
+    const asked = dialogs.next('accept');
+    await main().getByRole('button', { name: 'Delete game' }).click();
+    expect((await asked).message).toBe(
+      `Delete ${gameName}? Its questions go with it. This cannot be undone.`,
+    );
+    await page.waitForURL((url) => url.pathname === seriesPath);
+    await main().getByRole('heading', { level: 1, name: seriesName }).waitFor();
+    await expect.poll(() => main().getByText(gameName, { exact: true }).count(), WAIT).toBe(0);
+    expect(
+      await main()
+        .getByText(/This game is not in the console/)
+        .count(),
+    ).toBe(0);
+    expect((await page.request.get(`/api/host/export/${ENDPOINT}`)).status()).toBe(200);
+  });
+
+  screen(
+    'the whole journey: no unexpected dialog, page error or 5xx answer',
+    async () => {
+      expectCleanSession(dialogs.unexpected, problems);
+    },
+    { always: true },
+  );
+});
