@@ -88,6 +88,13 @@ function requestArbitrary(name: string, def: RouteDef): fc.Arbitrary<HostileRequ
       kind: 'raw-json' as const,
       text,
     })),
+    // Nested to near the end of the stack: a season file of brackets once ended the server.
+    fc
+      .tuple(fc.constantFrom('x', ...bodyKeys), fc.integer({ min: 1_000, max: 20_000 }))
+      .map(([key, levels]) => ({
+        kind: 'raw-json' as const,
+        text: `{${JSON.stringify(key)}: ${'['.repeat(levels)}${']'.repeat(levels)}}`,
+      })),
     hostileObject(bodyKeys).map((value) => ({ kind: 'form' as const, value })),
     hostileMultipart.map((m) => ({ kind: 'multipart' as const, ...m })),
   );

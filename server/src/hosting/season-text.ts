@@ -1,5 +1,5 @@
 import type { SeasonProblem } from '@hunch/contract';
-import { isNode, LineCounter, parseDocument } from 'yaml';
+import { isNode, LineCounter, Parser, parseDocument } from 'yaml';
 
 export type SeasonFormat = 'yaml' | 'json';
 
@@ -12,6 +12,55 @@ export interface SeasonText {
 
 // An anchor used over and over is how a tiny YAML file expands to gigabytes ("billion laughs").
 const MAX_ALIASES = 100;
+
+/**
+ * A season document nests about 10 levels (series, games, questions, choices). The YAML composer
+ * and `toJS` recurse once per level, and near the end of the stack V8 compiling a regular
+ * expression fails as a fatal out-of-memory error, which no catch sees: a 6 KB file of brackets
+ * ended the server. So nesting is measured first, by loops, and a deep file is refused.
+ */
+export const SEASON_MAX_DEPTH = 32;
+const TOO_DEEP = `The document could not be read: it is nested too deeply (more than ${SEASON_MAX_DEPTH} levels; a season file needs about 10)`;
+
+/** The deepest nesting of collections in a parsed JSON value, by a loop. */
+function valueDepth(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [v, depth] = top;
+    if (typeof v !== 'object' || v === null) continue;
+    max = Math.max(max, depth);
+    if (max > SEASON_MAX_DEPTH) return max;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return max;
+}
+
+/** One token of yaml's syntax tree (its CST, from the public Parser) as far as nesting goes. */
+interface CstNode {
+  items?: { key?: unknown; value?: unknown }[];
+  value?: unknown;
+}
+
+/** The deepest nesting of collections in YAML text, from yaml's syntax tree, which it builds by loops. */
+function yamlDepth(text: string): number {
+  let max = 0;
+  const stack: [CstNode, number][] = [];
+  for (const token of new Parser().parse(text)) {
+    if (token.type === 'document' && token.value) stack.push([token.value as CstNode, 1]);
+  }
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [node, depth] = top;
+    if (!Array.isArray(node.items)) continue;
+    max = Math.max(max, depth);
+    if (max > SEASON_MAX_DEPTH) return max;
+    for (const item of node.items) {
+      if (item.key && typeof item.key === 'object') stack.push([item.key as CstNode, depth + 1]);
+      if (item.value && typeof item.value === 'object') stack.push([item.value as CstNode, depth + 1]);
+    }
+  }
+  return max;
+}
 
 function yamlDocument(text: string) {
   const lineCounter = new LineCounter();
@@ -80,6 +129,7 @@ export function readSeasonText(
     if (format === 'json') {
       const json = parseJson(text);
       if ('problem' in json) return { problems: [json.problem] };
+      if (valueDepth(json.value) > SEASON_MAX_DEPTH) return { problems: [{ path: '', message: TOO_DEEP }] };
       // The positions come from reading the same text as YAML (JSON is YAML), on the first error only.
       let parsed: ReturnType<typeof yamlDocument> | undefined;
       return {
@@ -90,6 +140,7 @@ export function readSeasonText(
         },
       };
     }
+    if (yamlDepth(text) > SEASON_MAX_DEPTH) return { problems: [{ path: '', message: TOO_DEEP }] };
     const { doc, lineCounter } = yamlDocument(text);
     if (doc.errors.length > 0) {
       return {
