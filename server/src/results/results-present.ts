@@ -29,19 +29,23 @@ export function presentPlayerRows(
   const mine = scores.get(viewerId) ?? new Map<string, number>();
   return Object.fromEntries(
     rows.map((row): [string, PlayerRow] => {
+      const own = row.user_id === viewerId;
       // A private player's row shows others their name, picture and standing on this board, not
-      // which community they played for (DESIGN §2: others see the username and image only).
-      const withheld = row.is_private && row.user_id !== viewerId;
+      // which community they played for, nor how they fared against the viewer in other games
+      // (DESIGN §2: others see the username and image only).
+      const withheld = row.is_private && !own;
       return [
         row.username,
         {
           img: userImageName(row.user_id, row.profile_img),
-          hths: row.user_id === viewerId ? null : headToHead(mine, scores.get(row.user_id) ?? new Map()),
+          hths: own || withheld ? null : headToHead(mine, scores.get(row.user_id) ?? new Map()),
           pvt: row.is_private,
           s: row.score,
           r: row.rank,
           p: row.percentile,
-          cr: withheld ? null : row.community_rank,
+          // The rank within the community counts private teammates too: on others' rows its gaps
+          // would show where a private player of that community stands (decision 038).
+          cr: own ? row.community_rank : null,
           c: withheld ? null : row.sub,
           pos: row.position,
         },

@@ -89,10 +89,12 @@ describe.each(dbKinds)('results API on %s', (kind) => {
       pvt: false,
       s: 81,
       r: 2,
-      cr: 1,
+      cr: null,
       c: team('b'),
     });
-    expect(rows[s.w.username]).toMatchObject({ s: 25, r: 4, p: 0, cr: 2, c: team('b'), pos: 4 });
+    expect(rows[s.w.username]).toMatchObject({ s: 25, r: 4, p: 0, cr: null, c: team('b'), pos: 4 });
+    // The rank within a community is the player's own (V's 1 above, X's 2): on others' rows its
+    // gaps would show where a private teammate stands.
     // Tied ranks, distinct positions: X entered before Y.
     expect([rows[s.x.username]!.pos, rows[s.y.username]!.pos]).toEqual([2, 3]);
     expect(rows[s.x.username]!.p).toBeCloseTo(100 / 3, 10);
@@ -101,10 +103,12 @@ describe.each(dbKinds)('results API on %s', (kind) => {
 
   it('counts head-to-heads over completed games of the series both played', async () => {
     const rows = await board(s.g2);
-    // X: V ahead in G1 and G2; Y: one each; W: ahead in G0 and G1, behind in G2. The unscored game
-    // and the other community's game (where X beats V) do not count.
+    // Y: one each; W: ahead in G0 and G1, behind in G2. The unscored game and the other
+    // community's game do not count. X is private: how X fared against V is not shown to V.
     expect([rows[s.x.username]!.hths, rows[s.y.username]!.hths, rows[s.w.username]!.hths]).toEqual([
-      2, 0, -1,
+      null,
+      0,
+      -1,
     ]);
     // Seen from X, V was ahead in both games they shared: '2 on you'.
     const fromX = await board(s.g1, '', s.x);
@@ -112,7 +116,7 @@ describe.each(dbKinds)('results API on %s', (kind) => {
     expect(fromX[s.x.username]!.hths).toBeNull();
     // A viewer who played none of the series is even with everyone.
     const fromN = await board(s.g2, '', s.n);
-    expect(Object.values(fromN).map((r) => r.hths)).toEqual([0, 0, 0, 0]);
+    expect(Object.values(fromN).map((r) => r.hths)).toEqual([0, null, 0, 0]);
   });
 
   it('answers the community leaderboard from subcommunities only', async () => {
