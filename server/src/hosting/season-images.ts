@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SeasonParts, SeasonProblem } from '@hunch/contract';
 import { HttpError } from '../platform/http/http-error';
-import { type ImageKind, imageDir, reencodeUpload, storeImage } from '../platform/images';
+import { declaredPixels, type ImageKind, imageDir, reencodeUpload, storeImage } from '../platform/images';
 
 /** Where a season names an image, and which folder (and size) the image goes to. */
 export interface ImageRef {
@@ -62,19 +62,34 @@ export const contentName = (bytes: Buffer) =>
   `s-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.jpg`;
 
 /**
+ * The pixels a file's new pictures may come to: each is decoded and re-encoded (a 40-megapixel
+ * picture takes half a second of a core), dry runs included, and a .zip of 20 MB holds a hundred
+ * such pictures. 400 megapixels is ten of the largest, or hundreds of photos.
+ */
+export const SEASON_IMAGE_PIXELS_MAX = 400_000_000;
+
+/**
  * Resolves each image a season names: a file of the bundle, checked by its bytes and re-encoded
- * like a profile image, named after its content (the same file imported twice is the same image);
- * otherwise the name of an image already uploaded to that folder.
+ * like a profile image, named after its content (the same file imported twice is the same image,
+ * and one already stored from an earlier import is not decoded again); otherwise the name of an
+ * image already uploaded to that folder.
  */
 export async function resolveImages(
   refs: ImageRef[],
   files: Map<string, Buffer> | undefined,
   uploadsDir: string,
+  pixelsMax = SEASON_IMAGE_PIXELS_MAX,
 ): Promise<ResolvedImages> {
   const names = new Map<string, string>();
   const problems: SeasonProblem[] = [];
+  /** Re-encoded pictures by `${kind}:${content name}`: the same bytes under two names is one. */
   const pending = new Map<string, { kind: ImageKind; name: string; jpeg: Buffer }>();
   const failed = new Map<string, string>();
+  let pixels = 0;
+  const fail = (at: string, key: string, message: string) => {
+    failed.set(key, message);
+    problems.push({ path: at, message });
+  };
   for (const { path: at, ref, kind } of refs) {
     const key = imageKey(kind, ref);
     if (names.has(key)) continue;
@@ -84,15 +99,27 @@ export async function resolveImages(
     }
     const bytes = files?.get(ref.replace(/^\.\//, ''));
     if (bytes) {
+      const name = contentName(bytes);
+      const stored = imageKey(kind, name);
+      if (pending.has(stored) || (await exists(path.join(imageDir(uploadsDir, kind), name)))) {
+        names.set(key, name);
+        continue;
+      }
+      pixels += await declaredPixels(bytes);
+      if (pixels > pixelsMax) {
+        fail(
+          at,
+          key,
+          `${ref}: the file's new pictures come to more than ${pixelsMax / 1_000_000} megapixels: import it in parts, or send smaller pictures`,
+        );
+        continue;
+      }
       try {
         const jpeg = await reencodeUpload(bytes, kind);
-        const name = contentName(bytes);
         names.set(key, name);
-        pending.set(key, { kind, name, jpeg });
+        pending.set(stored, { kind, name, jpeg });
       } catch (err) {
-        const message = `${ref}: ${err instanceof HttpError ? err.message : 'the image could not be read'}`;
-        failed.set(key, message);
-        problems.push({ path: at, message });
+        fail(at, key, `${ref}: ${err instanceof HttpError ? err.message : 'the image could not be read'}`);
       }
       continue;
     }
@@ -100,11 +127,13 @@ export async function resolveImages(
       names.set(key, ref);
       continue;
     }
-    const message = files
-      ? `No file ${ref} in the .zip, and no uploaded image of that name`
-      : `No uploaded image named ${ref}: send a .zip with the image, or give an uploaded image's name`;
-    failed.set(key, message);
-    problems.push({ path: at, message });
+    fail(
+      at,
+      key,
+      files
+        ? `No file ${ref} in the .zip, and no uploaded image of that name`
+        : `No uploaded image named ${ref}: send a .zip with the image, or give an uploaded image's name`,
+    );
   }
   return {
     names,

@@ -40,6 +40,16 @@ export const imageDir = (uploadsDir: string, kind: ImageKind) => path.join(uploa
 /** The size every picture of a folder is stored at (uploads are cropped to it). */
 export const imageSize = (kind: ImageKind): { width: number; height: number } => SIZES[kind];
 
+/** The pixels an upload declares in its header (decoding none), or 0 when it is no image. */
+export async function declaredPixels(bytes: Buffer): Promise<number> {
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    return (meta.width ?? 0) * (meta.height ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * Checks an upload by its bytes (JPEG or PNG only, whatever its name or declared type says),
  * then re-encodes it as a fresh JPEG: resized, rotated upright, all metadata (EXIF, GPS) dropped.
