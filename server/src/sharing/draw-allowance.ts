@@ -1,3 +1,4 @@
+import { normalizeIP } from '@fastify/rate-limit';
 import { LRUCache } from 'lru-cache';
 import { HttpError } from '../platform/http/http-error';
 import { tryAgainIn } from '../platform/http/rate-limits';
@@ -16,8 +17,12 @@ export class DrawAllowance {
 
   constructor(private readonly perMinute: number) {}
 
-  /** Counts one new drawing for `address`, or refuses it (429) once its minute's are spent. */
-  take(address: string): void {
+  /**
+   * Counts one new drawing for `ip`, or refuses it (429) once its minute's are spent. An IPv6
+   * client counts as its /64, as in the other limits: it may hold the whole block.
+   */
+  take(ip: string): void {
+    const address = normalizeIP(ip);
     const used = this.used.get(address);
     if (!used) {
       this.used.set(address, { n: 1 });
