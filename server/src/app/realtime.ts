@@ -31,6 +31,9 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     path: '/socket.io',
     pingTimeout: SOCKET_TIMEOUT_MS,
     serveClient: false,
+    // Our clients speak WebSocket only (decision 007): long-polling's HTTP answers would be one more
+    // way in, without our security headers.
+    transports: ['websocket'],
     // A /game/{uuid} namespace goes when its last socket does, refused ones included: names come
     // from clients, so kept namespaces would grow without bound.
     cleanupEmptyChildNamespaces: true,

@@ -120,6 +120,13 @@ describe.each(dbKinds)('sockets per connection (%s)', (kind) => {
     expect(await serves()).toBe(200);
   });
 
+  it('refuses long-polling, which our clients never use (decision 007)', async () => {
+    const res = await fetch(`${server.url}/socket.io/?EIO=4&transport=polling`, { headers: { cookie } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message: 'Transport unknown' });
+    expect(await serves()).toBe(200);
+  });
+
   it('refuses the root namespace, which nothing of ours uses, however often it is asked', async () => {
     const answers = await flood(server.url, cookie, '40', FLOOD, 500);
     expect(answers.filter((a) => a.startsWith('40{"sid"'))).toEqual([]);
