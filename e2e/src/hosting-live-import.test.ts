@@ -24,7 +24,8 @@ import { consoleShots, mainOf, newUser, PASSWORD } from './hosting-journey';
 /**
  * A hosting journey (hosting spec §3-§4) against the real server and the built web app, on a site
  * with no demo content: a host imports a .zip season (season.yaml and a PNG) in the console,
- * checks it first; a player plays its live game to 'Game complete!' and the results. The
+ * checks it first; a player plays its live game to 'Game complete!', where the score waits for the
+ * outcome the host enters after the end, then is final; then the results. The
  * console's screens are checked with axe at phone and desktop size, and screenshotted.
  */
 
@@ -133,7 +134,7 @@ describe('hosting journey', () => {
         `        schedule: {open: ${iso(schedule.open)}, standby: ${iso(schedule.standby)}, complete: ${iso(schedule.complete)}}`,
         '        questions:',
         `          - {kind: vote, text: ${Q1}, secs_to_answer: 5, choices: [{text: Blue, image: images/badge.png}, Red, Green]}`,
-        `          - {kind: predict, text: ${Q2}, secs_to_answer: 5, slider: {min: 0, max: 100, step: 1, unit: teams}, outcome: ${TRUTH}}`,
+        `          - {kind: predict, text: ${Q2}, secs_to_answer: 5, slider: {min: 0, max: 100, step: 1, unit: teams}, outcome: pending}`,
         '',
       ].join('\n');
       const zip = await zipOf({ 'season.yaml': yaml, 'images/badge.png': png });
@@ -212,9 +213,31 @@ describe('hosting journey', () => {
         await panel.getByText('Answer locked in.').waitFor();
         await panel.getByRole('heading', { name: 'Game complete!' }).waitFor({ timeout: 40_000 });
         await panel.getByText('You answered 2 of 2 questions.').waitFor(CHECK_WAIT);
+        // The predict's outcome is still to come: the score is not final yet.
+        const standing = panel.locator('.live-standing.is-final');
+        await standing.getByText('Score so far', { exact: true }).waitFor(WAIT);
+        expect(await standing.locator('dd').first().textContent()).toBe('0');
+        await panel.getByText('Results come once the host enters the outcome of a question.').waitFor();
         await shot(page, 'hosting-2-game-complete-390x844');
       },
       { timeout: 240_000 },
+    );
+
+    screen(
+      "host enters the outcome: the player's open screen shows the final score",
+      async () => {
+        const uuid = gamePath.split('/').at(-1)!;
+        const entered = await apiWrite(host.page, 'PUT', `/api/host/outcome/${uuid}/1`, { outcome: TRUTH });
+        expect(entered.status, entered.text).toBe(200);
+        const panel = panelOf(player.page);
+        const standing = panel.locator('.live-standing.is-final');
+        await standing.getByText('Final score', { exact: true }).waitFor({ timeout: 60_000 });
+        const total = predictPoints(playerValue, TRUTH, 0, 100);
+        expect(await standing.locator('dd').first().textContent()).toBe(String(total));
+        expect(await standing.getByText('Score so far').count()).toBe(0);
+        await shot(player.page, 'hosting-2-game-scored-390x844');
+      },
+      { timeout: 120_000 },
     );
 
     screen(

@@ -30,3 +30,23 @@ export function useParticipation(uuid: string, enabled = true, fresh = false) {
     ...(fresh ? { refetchOnMount: 'always' as const } : {}),
   });
 }
+
+/**
+ * The viewer's own result in a game: points per question (the breakdown), the stored score of a
+ * live game scored after its end. Null when they did not play it (404).
+ */
+export function useMyResult(uuid: string, enabled: boolean) {
+  return useQuery({
+    // Per game; logging out drops every query but the profile, so it is never another player's.
+    queryKey: queryKeys.myResult(uuid),
+    queryFn: async () => {
+      try {
+        return await callApi(httpRoutes.myResult, { params: { uuid } });
+      } catch (err) {
+        if (isApiError(err, 404)) return null;
+        throw err;
+      }
+    },
+    enabled,
+  });
+}

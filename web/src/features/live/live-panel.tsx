@@ -23,6 +23,8 @@ function stageAnnouncement(
   stage: LiveStage,
   joined: boolean | null,
   final: QuestionResultEvent | null,
+  /** No points to come: the last result's score is the final one. */
+  settled: boolean,
 ): string | null {
   switch (stage.kind) {
     case 'lobby':
@@ -32,7 +34,7 @@ function stageAnnouncement(
     case 'between':
       return stage.last ? 'Time’s up.' : null;
     case 'complete':
-      return final?.you ? `Game complete! ${standingText(final, true)}` : 'Game complete!';
+      return final?.you ? `Game complete! ${standingText(final, settled)}` : 'Game complete!';
     default:
       return null;
   }
@@ -79,7 +81,7 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
   }, []);
 
   const key = stageKey(stage);
-  const said = stageAnnouncement(stage, joined, final);
+  const said = stageAnnouncement(stage, joined, final, !final?.later && game.waiting_for.length === 0);
   useEffect(() => {
     if (said) setAnnouncement(said);
     // Each step of the game starts with the panel in view, wherever the player had scrolled.

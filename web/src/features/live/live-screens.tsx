@@ -9,7 +9,7 @@ import { countdownText, LIVE_COUNTDOWN_MS } from '@hunch/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { useParticipation } from '../../api/game-queries';
+import { useMyResult, useParticipation } from '../../api/game-queries';
 import { queryKeys } from '../../api/query-keys';
 import { groupDigits } from '../../shared/number-text';
 import { resultsPath } from '../../shared/paths';
@@ -255,11 +255,25 @@ export function CompleteScreen({
   const total = game.question_count;
   /** Outcomes the host is still to enter: the results wait for them, not for scoring. */
   const waiting = game.waiting_for.length > 0;
+  // The last result's score is final unless points came later (an outcome the host entered after
+  // the end, a crowd median): then, once the game is complete, its stored result is.
+  const scoredLater = useRef(false);
+  if (waiting || result?.later) scoredLater.current = true;
+  const stored = useMyResult(game.uuid, joined && ready && scoredLater.current && !!result?.you);
+  const standing =
+    result?.you && stored.data
+      ? {
+          ...result,
+          players: stored.data.players,
+          you: { ...result.you, score: stored.data.score, rank: stored.data.rank },
+        }
+      : result;
+  const settled = scoredLater.current ? ready && !!stored.data : true;
   const participation = useParticipation(game.uuid, joined && answered < total, true);
-  const stored = participation.data ? Object.keys(participation.data.answers).length : 0;
+  const storedAnswers = participation.data ? Object.keys(participation.data.answers).length : 0;
   // Held back until read, so the number shown (and read out) does not change under the player.
   const counting = joined && answered < total && !participation.isFetchedAfterMount;
-  const answeredAnywhere = Math.max(answered, stored);
+  const answeredAnywhere = Math.max(answered, storedAnswers);
   // As with each question, focus moves to the new screen's heading, so it is read out.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -287,8 +301,8 @@ export function CompleteScreen({
             ? null
             : `You answered ${answeredAnywhere} of ${total} ${total === 1 ? 'question' : 'questions'}.`}
       </p>
-      {joined && result?.you && <Standing result={result} final settled={!result.later && !waiting} />}
-      {joined && result?.later && (
+      {joined && standing?.you && <Standing result={standing} final settled={settled} />}
+      {joined && result?.later && !settled && (
         <p className="note">
           Some points come later, once every answer is known: the results will show them.
         </p>

@@ -2,6 +2,7 @@ import type { Game, MyAnswer, MyResult, QuestionItem, QuestionStats } from '@hun
 import { lazy, type ReactNode, Suspense, useId } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorText } from '../../api/client';
+import { useMyResult } from '../../api/game-queries';
 import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
 import { VOIDED_NOTE } from '../../shared/question-text';
@@ -9,7 +10,7 @@ import { AnswerFacts } from './answer-facts';
 import { ChoiceBars } from './choice-bars';
 import { type FilterOption, filterOptions } from './filter-options';
 import { formatCount, formatPoints } from './number-format';
-import { type StatsFilter, useMyResult, useQuestionStats } from './results-api';
+import { type StatsFilter, useQuestionStats } from './results-api';
 import { hasSubcommunities, useResultsGame } from './results-shell';
 
 // The charts (recharts, about 96 KB gzip) are not in the page's first screen: the filters, counts

@@ -74,20 +74,3 @@ export function useQuestionStats(uuid: string, filter: StatsFilter) {
     placeholderData: keepPreviousData,
   });
 }
-
-/** The viewer's own result in a game: points per question. Null when they did not play it (404). */
-export function useMyResult(uuid: string, enabled: boolean) {
-  return useQuery({
-    // Per game; logging out drops every query but the profile, so it is never another player's.
-    queryKey: queryKeys.myResult(uuid),
-    queryFn: async () => {
-      try {
-        return await callApi(httpRoutes.myResult, { params: { uuid } });
-      } catch (err) {
-        if (isApiError(err, 404)) return null;
-        throw err;
-      }
-    },
-    enabled,
-  });
-}
