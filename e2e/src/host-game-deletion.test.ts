@@ -5,7 +5,9 @@ import {
   checkScreen,
   type Dialogs,
   expectCleanSession,
+  fieldMessage,
   journey,
+  localInput,
   logIn,
   type PageProblems,
   useJourneySession,
@@ -15,7 +17,8 @@ import {
 /**
  * Deleting a game in the console (hosting spec §2: only before it opens): the host's own delete
  * goes back to the series without the game; a game deleted in another tab, while this one edits
- * it, is said to be gone when a save finds out, not skipped in silence.
+ * it, is said to be gone when a save finds out, not skipped in silence; and a new game whose
+ * answers would have closed already, which could never be deleted, is not created.
  */
 
 const ENDPOINT = 'hunch-hq';
@@ -105,6 +108,39 @@ describe('host console: deleting a game', () => {
         .count(),
     ).toBe(0);
     expect((await page.request.get(`/api/host/export/${ENDPOINT}`)).status()).toBe(200);
+  });
+
+  screen('a new game whose answers would have closed already: refused beside its field', async () => {
+    await page.goto(`${seriesPath}/new`);
+    await main().getByRole('button', { name: 'Create game' }).waitFor();
+    const day = 86_400_000;
+    const now = Date.now();
+    await main()
+      .getByLabel('Submissions open', { exact: true })
+      .fill(await localInput(page, now - 3 * day));
+    const close = main().getByLabel('Submissions close', { exact: true });
+    await close.fill(await localInput(page, now - 2 * day));
+    await main()
+      .getByLabel('Results', { exact: true })
+      .fill(await localInput(page, now - day));
+    const before = (await (await page.request.get(`/api/host/games/${ENDPOINT}`)).json()).games.length;
+    for (const button of ['Check', 'Create game']) {
+      await main().getByRole('button', { name: button, exact: true }).click();
+      await expect.poll(() => close.getAttribute('aria-invalid'), WAIT).toBe('true');
+      expect(await fieldMessage(close)).toBe(
+        "Error: This time has passed: a new game's answers must close later than now",
+      );
+    }
+    // Refused before any question was asked (no confirm) or anything sent.
+    expect((await (await page.request.get(`/api/host/games/${ENDPOINT}`)).json()).games.length).toBe(before);
+    await checkScreen(page, 'host-new-game-closed-already');
+    // Later times go through.
+    await close.fill(await localInput(page, now + day));
+    await main()
+      .getByLabel('Results', { exact: true })
+      .fill(await localInput(page, now + 2 * day));
+    await main().getByRole('button', { name: 'Check', exact: true }).click();
+    await expect.poll(() => close.getAttribute('aria-invalid'), WAIT).not.toBe('true');
   });
 
   screen(

@@ -1,4 +1,4 @@
-import type { HostGame, Season, SeasonGame, SeasonImportResult } from '@hunch/contract';
+import type { HostGame, Season, SeasonGame, SeasonImportResult, SeasonProblem } from '@hunch/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -81,7 +81,6 @@ export interface GameEditorProps {
   hosted: HostGame | undefined;
 }
 
-/** The game editor (hosting spec §2): settings, questions, preview, outcomes and delete. */
 /**
  * A new game whose submissions open time has passed opens as it is created, and an opened game can
  * no longer be deleted (hosting spec §2): a year typed wrong could not be undone, so the host says
@@ -95,6 +94,22 @@ function confirmOpeningAtOnce(open: string): boolean {
   );
 }
 
+/**
+ * A new game whose answers would close before it is made could never be answered, and could never
+ * be deleted: refused beside its field, before anything is sent. (A season file may bring one: a
+ * season copied from another site with its past games.)
+ */
+function closedAlready(at: string, standby: string): SeasonProblem[] {
+  if (!(Date.parse(standby) <= Date.now())) return [];
+  return [
+    {
+      path: `${at}.schedule.standby`,
+      message: "This time has passed: a new game's answers must close later than now",
+    },
+  ];
+}
+
+/** The game editor (hosting spec §2): settings, questions, preview, outcomes and delete. */
 export function GameEditor({ season, version, si, gi, initial, hosted }: GameEditorProps) {
   const navigate = useNavigate();
   const series = season.series[si]!;
@@ -272,6 +287,7 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
               part={(doc) => placeIn(doc).stored ?? null}
               saveLabel={isNew ? 'Create game' : 'Save game'}
               confirmSave={isNew ? () => confirmOpeningAtOnce(game.schedule.open) : undefined}
+              checkFirst={isNew ? () => closedAlready(at, game.schedule.standby) : undefined}
             />
           </div>
         </form>

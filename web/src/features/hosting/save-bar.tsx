@@ -54,6 +54,12 @@ export function useSeasonSave(
     sent,
     done,
     mutation,
+    /** Problems the screen finds itself, shown as the server's are, with nothing sent. */
+    refuse: (found: SeasonProblem[], doc: Season) => {
+      setDone(null);
+      setSent(doc);
+      setProblems(found);
+    },
     check: (target: SaveTarget) => sendOnce(() => mutation.mutateAsync({ target, dryRun: true })),
     save: (target: SaveTarget) => sendOnce(() => mutation.mutateAsync({ target, dryRun: false })),
   };
@@ -165,6 +171,7 @@ export function SaveBar({
   saveLabel = 'Save',
   disabled,
   confirmSave,
+  checkFirst,
 }: {
   save: SeasonSave;
 } & SaveTarget & {
@@ -172,11 +179,17 @@ export function SaveBar({
     disabled?: boolean;
     /** Asked before a save (not a check): false keeps the edits unsent. */
     confirmSave?: () => boolean;
+    /** Problems the screen can tell before sending (a check or a save): any, and nothing is sent. */
+    checkFirst?: (doc: Season) => SeasonProblem[];
   }) {
   const { mutation, done, placed, sent } = save;
   const send = (dryRun: boolean) => {
+    const doc = build(base.doc);
+    if (!doc) return;
+    const found = checkFirst?.(doc) ?? [];
+    if (found.length > 0) return save.refuse(found, doc);
     if (!dryRun && confirmSave && !confirmSave()) return;
-    if (build(base.doc)) (dryRun ? save.check : save.save)({ base, build, part });
+    (dryRun ? save.check : save.save)({ base, build, part });
   };
   return (
     <div className="host-save">
