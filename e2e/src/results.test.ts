@@ -357,6 +357,23 @@ describe('results: a new user reads the results of a completed game', () => {
     expect(judged).toBeGreaterThanOrEqual(3);
   });
 
+  screen('breakdown on a phone: a long verdict wraps inside its tile, not into the next', async () => {
+    const size = page.viewportSize()!;
+    await page.setViewportSize(SMALL_PHONE);
+    const verdict = playerCards().locator('.answer-fact .verdict').first();
+    await verdict.waitFor();
+    // As long as a verdict gets: a big miss in a long unit.
+    await verdict.evaluate((el) => {
+      el.textContent = '✗ Off by 1,234,567.5 kilometres per hour';
+    });
+    const spill = await verdict.evaluate((el) => {
+      const tile = el.closest('.answer-fact')!.getBoundingClientRect();
+      return el.getBoundingClientRect().right - tile.right;
+    });
+    await page.setViewportSize(size);
+    expect(spill).toBeLessThanOrEqual(0.5);
+  });
+
   screen('breakdown: shows the points each question gave, adding up to the score', async () => {
     const summary = player.getByText(/^You scored [\d,]+ points?: rank [\d,]+ of [\d,]+\.$/);
     await summary.waitFor();
