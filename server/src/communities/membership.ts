@@ -10,11 +10,12 @@ const STANDINGS_LOCK = 72_410_201;
  * Leaving erases the member's data in that community (spec §4), in one transaction: their
  * participations and answers in its games go with the membership, and so does their representing
  * it in other communities' games (their entry there stays, representing none, and their rank
- * within it goes). Ranks already stored for the other players of completed games are left as they
- * were scored; their community rank (its standings, decision 024) no longer counts the leaver.
+ * within it goes); their community rank (its standings, decision 024) no longer counts the leaver.
+ * Returns the scored games whose entries changed: their scores, ranks and statistics, worked out
+ * with the leaver in them, are to be worked out again (the caller scores them again).
  */
-export async function leaveCommunity(db: Db, userId: number, communityId: number): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function leaveCommunity(db: Db, userId: number, communityId: number): Promise<string[]> {
+  return db.transaction(async (tx) => {
     // The membership first: `enterGame` writes an entry only while the membership stands, locking
     // it, so an entry written meanwhile either waits for this leave and is refused, or is committed
     // before the statements below run, and they take it. With it, the lock every writer of the
@@ -27,7 +28,7 @@ export async function leaveCommunity(db: Db, userId: number, communityId: number
       [userId, communityId, STANDINGS_LOCK],
     );
     // Their entries go, and their standing with them: the count of players at their total drops.
-    await tx.query(
+    const erased = await tx.query<{ game: string; scored: boolean }>(
       `WITH standing AS (
          DELETE FROM community_standings WHERE community_id = $2 AND user_id = $1 RETURNING score),
        emptied AS (
@@ -37,13 +38,17 @@ export async function leaveCommunity(db: Db, userId: number, communityId: number
          UPDATE community_score_counts h SET players = h.players - 1 FROM standing
           WHERE h.community_id = $2 AND h.score = standing.score AND h.players > 1)
        DELETE FROM participations p USING games g, series s
-        WHERE p.user_id = $1 AND p.game_id = g.id AND g.series_id = s.id AND s.community_id = $2`,
+        WHERE p.user_id = $1 AND p.game_id = g.id AND g.series_id = s.id AND s.community_id = $2
+       RETURNING g.id::text AS game, g.scored_at IS NOT NULL AS scored`,
       [userId, communityId],
     );
-    await tx.query(
-      `UPDATE participations SET subcommunity_id = NULL, community_rank = NULL
-        WHERE user_id = $1 AND subcommunity_id = $2`,
+    const represented = await tx.query<{ game: string; scored: boolean }>(
+      `UPDATE participations p SET subcommunity_id = NULL, community_rank = NULL FROM games g
+        WHERE p.user_id = $1 AND p.subcommunity_id = $2 AND g.id = p.game_id
+       RETURNING g.id::text AS game, g.scored_at IS NOT NULL AS scored`,
       [userId, communityId],
     );
+    const changed = [...erased.rows, ...represented.rows].filter((r) => r.scored).map((r) => r.game);
+    return [...new Set(changed)];
   });
 }
