@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import {
-  apiWrite,
+  addGameByImport,
   checkScreen,
   type Dialogs,
   expectCleanSession,
@@ -36,25 +36,9 @@ describe('host console: deleting a game', () => {
 
   /** A game a year ahead in the community's first series, added as another tab would: its uuid. */
   const addGame = async (key: string, name: string): Promise<string> => {
-    const doc = await (
-      await page.request.get(`/api/host/export/${ENDPOINT}`, { headers: { accept: 'application/json' } })
-    ).json();
-    const series = doc.series[0];
-    seriesName = series.name;
-    seriesPath = `/host/${ENDPOINT}/${series.endpoint}`;
-    const open = new Date(Date.now() + 365 * 86_400_000);
-    open.setUTCSeconds(0, 0);
-    const at = (hours: number) => new Date(open.getTime() + hours * 3_600_000).toISOString();
-    series.games.push({
-      key,
-      name,
-      schedule: { open: at(0), standby: at(24), complete: at(48) },
-      questions: [{ kind: 'vote', text: 'Which one?', choices: ['This', 'That'] }],
-    });
-    const res = await apiWrite(page, 'POST', '/api/host/import', doc);
-    expect(res.status, res.text).toBe(200);
-    const placed = JSON.parse(res.text).games.find((g: { key: string }) => g.key === key);
-    return placed.uuid;
+    const added = await addGameByImport(page, ENDPOINT, { key, name, open: Date.now() + 365 * 86_400_000 });
+    ({ seriesName, seriesPath } = added);
+    return added.uuid;
   };
 
   screen('log in as demo_host', async () => {

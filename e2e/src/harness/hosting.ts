@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import yazl from 'yazl';
+import { apiWrite } from './api';
 import { WAIT } from './suite';
 
 // What the hosting journeys and the console's tests do in the browser, and the sums they check.
@@ -59,4 +60,36 @@ export async function factsOf(card: Locator): Promise<Record<string, string>> {
   expect(values.length, 'one definition per term').toBe(names.length);
   const tidy = (t: string) => t.replace(/\s+/g, ' ').trim();
   return Object.fromEntries(names.map((n, k) => [tidy(n), tidy(values[k]!)]));
+}
+
+/**
+ * A game (one vote) added to the first series of `community` as another tab would: the export,
+ * with the game, imported back. `open` in ms; answers close a day later. Its uuid and series.
+ */
+export async function addGameByImport(
+  page: Page,
+  community: string,
+  game: { key: string; name: string; open: number },
+): Promise<{ uuid: string; seriesName: string; seriesPath: string }> {
+  const doc = await (
+    await page.request.get(`/api/host/export/${community}`, { headers: { accept: 'application/json' } })
+  ).json();
+  const series = doc.series[0];
+  const open = new Date(game.open);
+  open.setUTCMilliseconds(0);
+  const at = (hours: number) => new Date(open.getTime() + hours * 3_600_000).toISOString();
+  series.games.push({
+    key: game.key,
+    name: game.name,
+    schedule: { open: at(0), standby: at(24), complete: at(48) },
+    questions: [{ kind: 'vote', text: 'Which one?', choices: ['This', 'That'] }],
+  });
+  const res = await apiWrite(page, 'POST', '/api/host/import', doc);
+  expect(res.status, res.text).toBe(200);
+  const placed = JSON.parse(res.text).games.find((g: { key: string }) => g.key === game.key);
+  return {
+    uuid: placed.uuid,
+    seriesName: series.name,
+    seriesPath: `/host/${community}/${series.endpoint}`,
+  };
 }

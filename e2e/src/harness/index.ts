@@ -14,7 +14,15 @@ export {
 } from './browser';
 export { handleDialogs, type SeenDialog } from './dialogs';
 export { fieldMessage, fieldState, tint } from './fields';
-export { factsOf, joinCommunity, localInput, predictPoints, wholeSecond, zipOf } from './hosting';
+export {
+  addGameByImport,
+  factsOf,
+  joinCommunity,
+  localInput,
+  predictPoints,
+  wholeSecond,
+  zipOf,
+} from './hosting';
 export { journey, type Screen, type ScreenOptions } from './journey';
 export { artifactsDir, assertWebBuilt, repoRoot, webDist } from './paths';
 export { type Rgb, solidPng } from './png';

@@ -2,6 +2,7 @@ import { httpRoutes } from '@hunch/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { LIST_POLL_MS, useRefreshAtGameChanges } from '../../api/schedule-refresh';
 
 export function useCommunitySearch(category: string | null) {
   return useQuery({
@@ -20,9 +21,13 @@ export function useJoinedCommunities(enabled: boolean) {
   });
 }
 
+/** A community's page, its games following their changes of state while shown. */
 export function useCommunity(endpoint: string) {
-  return useQuery({
+  const query = useQuery({
     queryKey: queryKeys.community(endpoint),
     queryFn: () => callApi(httpRoutes.community, { params: { id: endpoint } }),
+    refetchInterval: LIST_POLL_MS,
   });
+  useRefreshAtGameChanges(queryKeys.community(endpoint), query.data?.game_list);
+  return query;
 }

@@ -2,19 +2,27 @@ import { type Game, httpRoutes, type LiveAnswer, type RouteResponse } from '@hun
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi, readSuccess, sendApi } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { LIST_POLL_MS, useRefreshAtGameChanges } from '../../api/schedule-refresh';
 
+/** The player's games (the play lists), following their changes of state while shown. */
 export function usePlayGames() {
-  return useQuery({
+  const query = useQuery({
     queryKey: queryKeys.playGames,
     queryFn: () => callApi(httpRoutes.playGames),
+    refetchInterval: LIST_POLL_MS,
   });
+  useRefreshAtGameChanges(queryKeys.playGames, query.data);
+  return query;
 }
 
 export function useSeries(community: string, series: string) {
-  return useQuery({
+  const query = useQuery({
     queryKey: queryKeys.series(community, series),
     queryFn: () => callApi(httpRoutes.series, { params: { community, series } }),
+    refetchInterval: LIST_POLL_MS,
   });
+  useRefreshAtGameChanges(queryKeys.series(community, series), query.data?.games);
+  return query;
 }
 
 /** POST participation: enters the game (representing a subcommunity when it has some). */
