@@ -82,6 +82,34 @@ describe('the session across tabs', () => {
     await expect.poll(() => profileName(mine.page), WAIT).toBe(username);
   });
 
+  screen(
+    'a page left open while tab B switches accounts acts, and shows it, as the new account',
+    async () => {
+      const page = mine.page;
+      const cafe = 'Board Game Café';
+      await page.goto('/communities/board-game-cafe');
+      const main = page.getByRole('main');
+      await main.getByRole('button', { name: `Join ${cafe}`, exact: true }).waitFor();
+      const avatar = () => nav().locator('.footer-avatar').getAttribute('src');
+      const before = await avatar();
+      await tabB.goto('/profile');
+      await tabB.getByRole('button', { name: 'Log out', exact: true }).click();
+      await tabB.waitForURL((url) => url.pathname !== '/profile');
+      await logIn(tabB, 'demo_player', 'hunch123');
+      // Tab A follows without a reload (its bar shows demo_player), and its Join is answered on it.
+      await expect.poll(avatar, WAIT).not.toBe(before);
+      await main.getByRole('button', { name: `Join ${cafe}`, exact: true }).click();
+      await main.getByRole('button', { name: `Leave ${cafe}`, exact: true }).waitFor(WAIT);
+      // Back to the new player, for the next screen.
+      await tabB.goto('/profile');
+      await tabB.getByRole('button', { name: 'Log out', exact: true }).click();
+      await tabB.waitForURL((url) => url.pathname !== '/profile');
+      await logIn(tabB, username, 'Hunch!2468');
+      await page.goto('/profile');
+      await expect.poll(() => profileName(page), WAIT).toBe(username);
+    },
+  );
+
   screen('a window that missed the change cannot answer as the account now signed in', async () => {
     // Tab A, the new player's, opens a question of an open game.
     const page = mine.page;
