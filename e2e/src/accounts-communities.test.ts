@@ -393,6 +393,12 @@ describe('accounts and communities: a new user', () => {
     await expect.poll(() => footerAvatar.getAttribute('src'), WAIT).not.toBe(oldFooterSrc);
     await expect.poll(() => centrePixel(footerAvatar), WAIT).toSatisfy(isRed);
     await checkScreen(page, 'profile');
+    // Another file, not a picture: its own message, not the last upload's.
+    const input = page.getByLabel('Upload profile image', { exact: true });
+    await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await expect.poll(() => fieldMessage(input), WAIT).toBe('Choose a JPEG or PNG image.');
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByText('Profile image updated.', { exact: true }).count()).toBe(0);
   });
 
   screen('profile: Confirm closes editing; Private and the image survive a reload', async () => {

@@ -57,6 +57,8 @@ export function ProfileEdit({ profile }: { profile: Profile }) {
     // Clearing the input lets the same file be picked again after a cancel or an error.
     input.value = '';
     if (!file) return;
+    // A new choice: what the last upload said no longer stands.
+    upload.reset();
     const problem = imageProblem(file);
     if (problem) return setFileError(problem);
     setFileError(null);
@@ -120,7 +122,9 @@ export function ProfileEdit({ profile }: { profile: Profile }) {
           onChange={(e) => onFile(e.currentTarget)}
         />
         <p className="field-message" id={`${id}-image-message`} aria-live="polite">
-          {upload.isPending ? 'Uploading…' : upload.isSuccess ? 'Profile image updated.' : uploadMessage}
+          {upload.isPending
+            ? 'Uploading…'
+            : (uploadMessage ?? (upload.isSuccess ? 'Profile image updated.' : null))}
         </p>
       </div>
     </div>
