@@ -64,12 +64,13 @@ export async function factsOf(card: Locator): Promise<Record<string, string>> {
 
 /**
  * A game (one vote) added to the first series of `community` as another tab would: the export,
- * with the game, imported back. `open` in ms; answers close a day later. Its uuid and series.
+ * with the game, imported back. `open` in ms; answers close `closeAfterMs` later (a day), results
+ * a day after that. Its uuid and series.
  */
 export async function addGameByImport(
   page: Page,
   community: string,
-  game: { key: string; name: string; open: number },
+  game: { key: string; name: string; open: number; closeAfterMs?: number },
 ): Promise<{ uuid: string; seriesName: string; seriesPath: string }> {
   const doc = await (
     await page.request.get(`/api/host/export/${community}`, { headers: { accept: 'application/json' } })
@@ -77,11 +78,12 @@ export async function addGameByImport(
   const series = doc.series[0];
   const open = new Date(game.open);
   open.setUTCMilliseconds(0);
-  const at = (hours: number) => new Date(open.getTime() + hours * 3_600_000).toISOString();
+  const standby = open.getTime() + (game.closeAfterMs ?? 86_400_000);
+  const iso = (ms: number) => new Date(ms).toISOString();
   series.games.push({
     key: game.key,
     name: game.name,
-    schedule: { open: at(0), standby: at(24), complete: at(48) },
+    schedule: { open: iso(open.getTime()), standby: iso(standby), complete: iso(standby + 86_400_000) },
     questions: [{ kind: 'vote', text: 'Which one?', choices: ['This', 'That'] }],
   });
   const res = await apiWrite(page, 'POST', '/api/host/import', doc);

@@ -22,6 +22,11 @@ import { GameSchedule } from './game-schedule';
 import { worthWatching } from './game-watch';
 import { SubcommunitySelect } from './subcommunity-select';
 
+/** What the question flow hands the game page as it leaves: a changed answer submissions closed on. */
+export interface GamePageState {
+  unsentAnswerLost?: boolean;
+}
+
 /**
  * The live game shown at the top of a live game's page (#lobby), given by the app (the live feature
  * is not this feature's to import): the game and the subcommunity the player represents.
@@ -193,6 +198,11 @@ function GameView({
       {live && liveSlot(game, subcommunity || null)}
       <GameHeader game={game} />
       {params.get('complete') === '1' && <FinishedBanner game={game} />}
+      {(location.state as GamePageState | null)?.unsentAnswerLost && (
+        <p className="form-error" role="alert">
+          Submissions closed before your changed answer was submitted: it was not saved.
+        </p>
+      )}
       <div className="game-columns">
         <div className="game-main">
           {/* In the live game the panel is the way to take part; a member keeps only the team section. */}

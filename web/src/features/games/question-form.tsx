@@ -20,6 +20,8 @@ interface QuestionFormProps {
   /** Rendered beside the submit button (previous / next links). */
   navigation: ReactNode;
   headingId: string;
+  /** Kept true while the player has changed the answer and not submitted it. */
+  unsentChange?: { current: boolean };
 }
 
 function ChoiceInput({
@@ -82,7 +84,10 @@ export function QuestionForm(props: QuestionFormProps) {
 
   // Spec §2: leaving the flow asks first. The browser's own prompt covers reloads and closing the
   // tab; this covers links inside the app while an edited answer is not submitted yet.
-  const blocker = useBlocker(() => touched && answered && changed && !saving.current);
+  const unsent = touched && answered && changed;
+  const blocker = useBlocker(() => unsent && !saving.current);
+  // The page learns of it too: should submissions close now, it says the change was not saved.
+  if (props.unsentChange) props.unsentChange.current = unsent;
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     if (window.confirm('Leave this question? Your changed answer is not submitted yet.')) blocker.proceed();

@@ -7,6 +7,7 @@ import { Loading } from '../../shared/loading';
 import { gamePath, questionsPath, seriesPath } from '../../shared/paths';
 import { QUESTION_KIND_TEXT } from '../../shared/question-text';
 import { useDocumentTitle } from '../../shared/use-document-title';
+import type { GamePageState } from './game-page';
 import { answeredCount, correctedQuestionNumber, orderedQuestions, stillUnanswered } from './question-flow';
 import { QuestionForm } from './question-form';
 
@@ -40,6 +41,7 @@ export function QuestionsPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const unsentChange = useRef(false);
   const game = useGame(uuid);
   const participation = useParticipation(uuid);
   useLeaveConfirmation();
@@ -76,7 +78,9 @@ export function QuestionsPage() {
   const g = game.data;
   const entry = participation.data;
   if (!entry || g.state !== 'open' || g.synchronous || participation.isError) {
-    return <Navigate to={gamePath(g)} replace />;
+    // Submissions closed under a changed answer: the game page says it was not saved.
+    const state: GamePageState | undefined = unsentChange.current ? { unsentAnswerLost: true } : undefined;
+    return <Navigate to={gamePath(g)} replace state={state} />;
   }
   const questions = orderedQuestions(entry);
   if (questions.length === 0) return <Navigate to={gamePath(g)} replace />;
@@ -137,6 +141,7 @@ export function QuestionsPage() {
           isLast={isLast}
           onSaved={next}
           headingId={headingId}
+          unsentChange={unsentChange}
           navigation={
             <div className="question-nav">
               {q > 1 ? (
