@@ -63,6 +63,18 @@ describe('question flow: finishing with questions skipped', () => {
     await expect.poll(async () => (await position(page)).q, WAIT).toBe(2);
   });
 
+  screen('with reduced motion asked for, the progress bar moves without sliding', async () => {
+    const bar = page.locator('.question-progress span');
+    const sliding = () => bar.evaluate((el) => getComputedStyle(el).transitionDuration);
+    expect(await sliding()).not.toBe('0s');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      expect(await sliding()).toBe('0s');
+    } finally {
+      await page.emulateMedia({ reducedMotion: null });
+    }
+  });
+
   screen(
     'skipped to the last question, Submit & Finish goes to question 2, the first unanswered',
     async () => {
