@@ -109,11 +109,30 @@ describe('a new player: sign-up, the welcome and the lists', () => {
     await main()
       .getByRole('link', { name: new RegExp(`^${OPEN_GAME},`) })
       .waitFor(WAIT);
+    // Entered, the game counts the player; after leaving, a Back to it does not any more.
+    await main()
+      .getByRole('link', { name: new RegExp(`^${OPEN_GAME},`) })
+      .click();
+    const count = () =>
+      main()
+        .getByText(/^[\d,]+ players?$/)
+        .first()
+        .textContent()
+        .then((t) => Number((t ?? '').replace(/\D/g, '')));
+    const before = await count();
+    await main().getByRole('button', { name: 'Enter Daily Hunch', exact: true }).click();
+    await page.waitForURL((url) => url.pathname.endsWith('/questions'));
+    await page.goBack();
+    await expect.poll(count, WAIT).toBe(before + 1);
     await openCommunity('Hunch HQ');
     const leaving = dialogs.next('accept');
     await main().getByRole('button', { name: 'Leave Hunch HQ', exact: true }).click();
     await leaving;
     await main().getByRole('button', { name: 'Join Hunch HQ', exact: true }).waitFor();
+    await page.goBack();
+    await page.goBack();
+    await main().getByRole('heading', { level: 1, name: OPEN_GAME }).waitFor();
+    await expect.poll(count, WAIT).toBe(before);
     await openPlay();
     await main().getByText(EMPTY_PLAY).waitFor(WAIT);
   });

@@ -12,12 +12,17 @@ export const queryKeys = {
   playGames: ['play_games'] as const,
   seriesAll: ['series'] as const,
   series: (community: string, series: string) => ['series', community, series] as const,
+  gameAll: ['game'] as const,
   game: (uuid: string) => ['game', uuid] as const,
+  participationAll: ['participation'] as const,
   participation: (uuid: string) => ['participation', uuid] as const,
+  myResultAll: ['my_result'] as const,
   /** The viewer's own result in a game (points per question): per game, never another player's. */
   myResult: (uuid: string) => ['my_result', uuid] as const,
   /** A game's rankings and statistics, every view of them: what its scoring changes. */
+  leaderboardAll: ['leaderboard'] as const,
   leaderboards: (uuid: string) => ['leaderboard', uuid] as const,
+  questionStatsEvery: ['question_stats'] as const,
   questionStatsAll: (uuid: string) => ['question_stats', uuid] as const,
   leaderboard: (uuid: string, byCommunity: boolean) =>
     ['leaderboard', uuid, byCommunity ? 'community' : 'player'] as const,

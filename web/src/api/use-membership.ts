@@ -31,6 +31,18 @@ export function useMembership(endpoint: string) {
         queryClient.invalidateQueries({ queryKey: queryKeys.communityRankAll }),
         // The play lists are the games of the communities one is in.
         queryClient.invalidateQueries({ queryKey: queryKeys.playGames }),
+        // Leaving erases one's entries there: games' player counts, entries, and the results,
+        // scored again without them (a game page reached by Back kept its old count).
+        ...(joined
+          ? []
+          : [
+              queryKeys.gameAll,
+              queryKeys.participationAll,
+              queryKeys.seriesAll,
+              queryKeys.leaderboardAll,
+              queryKeys.questionStatsEvery,
+              queryKeys.myResultAll,
+            ].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
       ]);
     },
   });
