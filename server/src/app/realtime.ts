@@ -96,6 +96,9 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
   // do: through the /data room, which the Redis adapter carries to every process.
   const stopPushing = ctx.hooks.onGameChanged(async (gameId, state) => {
     data.announce(gameId, state);
+    // A game past its complete time that waited for an outcome may be due now: scored at once, not
+    // at the clock's next tick, so the host's answer already says 'complete'.
+    if (state === 'results') await clock.tick();
   });
   return {
     io,

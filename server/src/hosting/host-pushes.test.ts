@@ -106,6 +106,8 @@ function pushScenario(setup: () => Promise<{ watched: string; admin: TestClient;
   it('pushes the state when the host enters the last outcome, then complete once scored', async () => {
     const res = await admin.put(`/api/host/outcome/${uuids['week-1']}/2`, { json: { outcome: 150 } });
     expect(res.statusCode, res.body).toBe(200);
+    // Scored at once: the host's answer is the game as it is then (hosting spec §5: its state).
+    expect(res.json()).toMatchObject({ state: 'complete', waiting_for: [] });
     // The host's push ('results', waiting for nothing now; 'complete' should the clock have scored
     // in between), then the clock's 'complete' once it scores: only the clock scores, once.
     await until(() => w.of(uuids['week-1']!).length === 2, 10_000);

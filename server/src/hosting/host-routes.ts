@@ -157,10 +157,12 @@ export function hostingRoutes(app: FastifyInstance, ctx: AppContext, rescore: Re
     const actor = await actorFor(db, userId);
     const changed = await applyOutcome(db, params.uuid, params.question_i, target, body, actor, rescore);
     const game = (await loadGame(db, params.uuid, ctx.now(), userId))!;
-    // Players see what the game waits for, or new scores; once nothing waits, the clock scores it
-    // and pushes 'complete' itself.
-    if (changed) await ctx.hooks.gameChanged(params.uuid, game.state);
-    return game;
+    if (!changed) return game;
+    // Players see what the game waits for, or new scores. Once nothing waits, the clock scores it
+    // and pushes 'complete' itself, which the real-time composition has it do at once: the answer
+    // is the game as it is after that.
+    await ctx.hooks.gameChanged(params.uuid, game.state);
+    return game.state === 'results' ? (await loadGame(db, params.uuid, ctx.now(), userId))! : game;
   });
 
   hostConsoleRoutes(app, ctx);
