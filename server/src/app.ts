@@ -14,7 +14,6 @@ import { hostingRoutes } from './hosting/host-routes';
 import type { AppContext } from './platform/app-context';
 import { installRoles } from './platform/auth-guards';
 import { appSecret } from './platform/db/app-secrets';
-import type { Queryable } from './platform/db/database';
 import { benchMetricsRoute } from './platform/http/bench-metrics';
 import { clientErrorHandler, installErrorHandler } from './platform/http/error-handler';
 import { installRateLimits } from './platform/http/rate-limits';
@@ -85,22 +84,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   accountRoutes(app, ctx);
   profileRoutes(app, ctx);
-  // Hosts' outcome corrections and players leaving score a game again: scoring and its statistics.
-  const rescore = (tx: Queryable, gameId: string) => rescoreGame(tx, gameId, buildStatsCache);
-  communityRoutes(app, ctx, async (gameIds) => {
-    for (const gameId of gameIds) {
-      await ctx.db.transaction(async (tx) => {
-        // As a correction does: two never interleave on one game.
-        await tx.query('SELECT 1 FROM games WHERE id = $1 FOR UPDATE', [gameId]);
-        await rescore(tx, gameId);
-      });
-      // Open results pages follow, as after a correction.
-      await ctx.hooks.gameChanged(gameId, 'complete');
-    }
-  });
+  communityRoutes(app, ctx);
   gameRoutes(app, ctx);
   resultsRoutes(app, ctx);
-  hostingRoutes(app, ctx, rescore);
+  // Hosts' outcome corrections score a game again: scoring and its statistics, in their transaction.
+  hostingRoutes(app, ctx, (tx, gameId) => rescoreGame(tx, gameId, buildStatsCache));
   calendarRoutes(app, ctx);
   // Before the /assets/ folders: generated avatars live beside the uploaded pictures.
   shareRoutes(app, ctx);

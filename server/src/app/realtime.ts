@@ -98,7 +98,7 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
     data.announce(gameId, state);
     // A game past its complete time that waited for an outcome may be due now: scored at once, not
     // at the clock's next tick, so the host's answer already says 'complete'.
-    if (state === 'results') await clock.tick();
+    if (state === 'results') await clock.scoreNow(gameId);
   });
   return {
     io,

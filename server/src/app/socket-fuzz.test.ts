@@ -20,7 +20,8 @@ import { dbKinds } from '../test/test-db';
 /**
  * Walks the contract's client-to-server socket events (clientEventTables) and throws generated
  * hostile payloads at each: right and wrong numbers of arguments, with and without an
- * acknowledgement, binary attachments, over WebSocket and polling; then hostile handshake queries.
+ * acknowledgement, binary attachments, over WebSocket (the one transport the server takes, decision
+ * 007); then hostile handshake queries.
  * Every acknowledgement the server owes must come and match the contract; an honest player in the
  * same live game keeps getting answers acknowledged and stored; nothing may crash the server, and
  * it must serve normally afterwards. An event added to the contract's tables is fuzzed unasked.
@@ -34,7 +35,7 @@ const HONEST = 8;
 /** engine.io's maxHttpBufferSize: a bigger message closes the connection, which is fine. */
 const MAX_MESSAGE_BYTES = 1_000_000;
 
-type Transport = 'websocket' | 'polling';
+type Transport = 'websocket';
 interface Throw {
   args: unknown[];
   withAck: boolean;
@@ -208,13 +209,6 @@ describe.each(dbKinds)('every client-to-server socket event under hostile payloa
       const open = async (transport: Transport) => {
         const query = namespace === DATA_NAMESPACE ? undefined : { subcommunity: subEndpoint };
         const socket = connect(url, { cookie: attackerCookie, query, transport });
-        // Over polling, the messages the client has queued go in one HTTP body, and engine.io
-        // answers a body over its limit with 413, which ends the connection: the server's own word
-        // that it was sent too much at once (registered first, so it is known when throws see it).
-        socket.on('disconnect', (reason, description) => {
-          if (reason === 'transport error' && (description as { description?: unknown })?.description === 413)
-            giants.add(socket);
-        });
         const result = await connected(socket);
         if (result !== true) throw new Error(`attacker refused on ${namespace}: ${result}`);
         return socket;
@@ -233,7 +227,7 @@ describe.each(dbKinds)('every client-to-server socket event under hostile payloa
         fc.record({
           args: hostileArgs(def.args.map(keysOf), plausible(event)),
           withAck: fc.boolean(),
-          transport: fc.constantFrom<Transport>('websocket', 'websocket', 'websocket', 'polling'),
+          transport: fc.constant<Transport>('websocket'),
         }),
         { numRuns: RUNS, seed: SEED },
       ) as Throw[];
@@ -248,7 +242,7 @@ describe.each(dbKinds)('every client-to-server socket event under hostile payloa
         const socket = await socketFor(t.transport);
         if (++thrown % Math.ceil(totalThrows / HONEST) === 0) honestAnswer();
         // Over WebSocket, ws closes the connection on a frame over the limit, without a word.
-        if (t.transport === 'websocket' && bytesOf(t.args) > MAX_MESSAGE_BYTES * 0.9) giants.add(socket);
+        if (bytesOf(t.args) > MAX_MESSAGE_BYTES * 0.9) giants.add(socket);
         await throwOne(socket, t);
       });
       async function throwOne(socket: Socket, t: Throw): Promise<void> {

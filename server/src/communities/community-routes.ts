@@ -19,10 +19,7 @@ import {
 } from './community-page-queries';
 import { leaveCommunity } from './membership';
 
-/** Scores completed games again, each in its own transaction, once their entries changed. */
-export type RescoreGames = (gameIds: readonly string[]) => Promise<void>;
-
-export function communityRoutes(app: FastifyInstance, ctx: AppContext, rescoreGames: RescoreGames): void {
+export function communityRoutes(app: FastifyInstance, ctx: AppContext): void {
   const { db } = ctx;
 
   /** A malformed endpoint is as unknown as a missing community. */
@@ -69,12 +66,9 @@ export function communityRoutes(app: FastifyInstance, ctx: AppContext, rescoreGa
 
   registerRoute(app, httpRoutes.leaveCommunity, async ({ params, userId }) => {
     const community = await communityOr404(params.id);
-    const changed = await leaveCommunity(db, userId, community.id);
+    await leaveCommunity(db, userId, community.id);
     // Their live sockets in its games end too (app/ wires this to the live feature).
     await ctx.hooks.leftCommunity(userId, community.id);
-    // The others' results, as if the leaver had never played: crowd answers, guesses' points,
-    // ranks and percentiles all counted them.
-    await rescoreGames(changed);
     return joinedList(db, userId);
   });
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GameClock } from '../games/game-clock';
+import { buildStatsCache } from '../results/results-stats-cache';
 import { makeCommunity, makeGame, registerPlayer } from '../test/factories';
 import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
@@ -7,7 +8,8 @@ import { dbKinds } from '../test/test-db';
 // Leaving erases the player's data in the community (spec §4), completed games included: the
 // others' results are then what they would have been had the leaver never played. A vote counted
 // in the crowd that guesses are scored against, a number in the crowd's median, ranks and
-// percentiles all change. Checked against the same game played without the leaver.
+// percentiles all change. The leave marks its games due (rescores_due) and the clock scores them
+// again in the background. Checked against the same game played without the leaver.
 
 /** Each player's answers to the standard questions: vote, linked guess, predict, crowd predict, guess. */
 const ANSWERS: Record<'a' | 'b' | 'c', [number, number, number, number, number]> = {
@@ -55,9 +57,13 @@ describe.each(dbKinds)('leaving a community after its games were scored (%s)', (
       }
     }
     t.clock.now = new Date(g.schedule.complete.getTime() + 60_000);
-    await new GameClock(t.ctx, () => undefined).tick();
+    await tick();
     return g;
   }
+
+  /** One pass of the game clock, as the app runs it: scorings due, first ones and again, with their statistics. */
+  const tick = () => new GameClock(t.ctx, () => undefined, buildStatsCache).tick();
+  const due = async () => (await t.ctx.db.query('SELECT game_id FROM rescores_due')).rows.length;
 
   /** What a viewer reads of a game's results: standings without the viewer-only fields, and stats. */
   async function results(viewer: TestClient, uuid: string) {
@@ -79,6 +85,9 @@ describe.each(dbKinds)('leaving a community after its games were scored (%s)', (
 
     const left = await players.c.client.delete(`/api/community_membership/${withLeaver.community.endpoint}`);
     expect(left.statusCode).toBe(200);
+    expect(await due()).toBe(1);
+    await tick();
+    expect(await due()).toBe(0);
     const after = await results(players.a.client, withLeaver.uuid);
     const without = await playedGame(['a', 'b']);
     const expected = await results(players.a.client, without.uuid);
@@ -104,9 +113,26 @@ describe.each(dbKinds)('leaving a community after its games were scored (%s)', (
     expect((await players.b.client.delete(`/api/community_membership/${team.endpoint}`)).statusCode).toBe(
       200,
     );
+    await tick();
     // B plays on for no team; the team's ranks are among A and C only.
     const ranks = new Map((await ranked()).map((r) => [r.username, r.community_rank]));
     expect(ranks.get(players.b.username)).toBeNull();
     expect([ranks.get(players.a.username), ranks.get(players.c.username)].sort()).toEqual([1, 2]);
+  });
+
+  it('drops a game not scored yet from those due: its first scoring reads the leave', async () => {
+    t.clock.now = new Date();
+    const g = await makeGame(t.ctx.db, t.clock.now);
+    const { client } = players.a;
+    expect((await client.put(`/api/community_membership/${g.community.endpoint}`)).statusCode).toBe(200);
+    expect(
+      (await client.post(`/api/participation/${g.uuid}`, { json: { subcommunity: null } })).statusCode,
+    ).toBe(200);
+    expect((await client.delete(`/api/community_membership/${g.community.endpoint}`)).statusCode).toBe(200);
+    expect(await due()).toBe(1);
+    await tick();
+    expect(await due()).toBe(0);
+    const { rows } = await t.ctx.db.query('SELECT scored_at FROM games WHERE id = $1', [g.uuid]);
+    expect(rows[0]).toEqual({ scored_at: null });
   });
 });

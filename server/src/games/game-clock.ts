@@ -1,7 +1,13 @@
 import type { GameState } from '@hunch/contract';
 import type { AppContext } from '../platform/app-context';
 import type { Queryable } from '../platform/db/database';
-import { type AfterScoring, gamesDueForScoring, scoreGame } from './scoring';
+import {
+  type AfterScoring,
+  gamesDueForRescoring,
+  gamesDueForScoring,
+  rescoreIfDue,
+  scoreGame,
+} from './scoring';
 
 export type AnnounceState = (gameId: string, state: GameState) => void;
 
@@ -77,6 +83,27 @@ export class GameClock {
       } catch (err) {
         this.log?.error({ err, gameId: id }, 'Scoring a game failed; it stays unscored and is tried again');
       }
+    }
+    // Games whose entries changed since their scoring (a player left): their open results pages
+    // follow, as after a correction.
+    for (const id of await gamesDueForRescoring(this.ctx.db)) {
+      try {
+        if (await rescoreIfDue(this.ctx.db, id, this.afterScoring)) this.announce(id, 'complete');
+      } catch (err) {
+        this.log?.error({ err, gameId: id }, 'Scoring a game again failed; it stays due and is tried again');
+      }
+    }
+  }
+
+  /**
+   * Scores one game now if it is due (a host entered the last outcome it waited for): what the next
+   * tick would do for it, without waiting for it or for the other games of a pass.
+   */
+  async scoreNow(gameId: string): Promise<void> {
+    try {
+      if (await this.score(gameId, this.ctx.now())) this.announce(gameId, 'complete');
+    } catch (err) {
+      this.log?.error({ err, gameId }, 'Scoring a game failed; it stays unscored and is tried again');
     }
   }
 

@@ -96,3 +96,38 @@ export async function gamesDueForScoring(db: Queryable, now: Date): Promise<stri
   );
   return rows.map((r) => r.id);
 }
+
+/** Games whose entries changed since they were scored (a player left), oldest first. */
+export async function gamesDueForRescoring(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT game_id::text AS id FROM rescores_due ORDER BY game_id LIMIT 50',
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Scores a game again whose entries changed since it was scored (rescores_due), once across every
+ * process. The game's row lock comes first, as for its first scoring and a correction, so none of
+ * them interleave; the row is deleted last, and only if no leave has come since it was read (a
+ * leave meanwhile bumps its round, and the next tick scores again). A game not scored yet is only
+ * dropped: its first scoring reads what changed. Returns whether it was scored again.
+ */
+export async function rescoreIfDue(db: Db, gameId: string, after?: AfterScoring): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const game = await tx.query<{ scored: boolean }>(
+      'SELECT scored_at IS NOT NULL AS scored FROM games WHERE id = $1 FOR UPDATE',
+      [gameId],
+    );
+    const due = await tx.query<{ round: number }>('SELECT round FROM rescores_due WHERE game_id = $1', [
+      gameId,
+    ]);
+    if (due.rows.length === 0) return false;
+    const scored = game.rows[0]?.scored === true;
+    if (scored) await rescoreGame(tx, gameId, after);
+    await tx.query('DELETE FROM rescores_due WHERE game_id = $1 AND round = $2', [
+      gameId,
+      due.rows[0]!.round,
+    ]);
+    return scored;
+  });
+}
