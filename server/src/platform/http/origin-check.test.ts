@@ -8,9 +8,9 @@ import { originAllowed } from './origin-check';
 type DataSocket = Socket<DataServerToClient, DataClientToServer>;
 
 /** Connects to /data with the given Origin (none: undefined); resolves true once through. */
-async function opens(url: string, origin: string | undefined, transport: 'websocket' | 'polling') {
+async function opens(url: string, origin: string | undefined) {
   const socket: DataSocket = io(`${url}${DATA_NAMESPACE}`, {
-    transports: [transport],
+    transports: ['websocket'],
     forceNew: true,
     reconnection: false,
     extraHeaders: origin === undefined ? {} : { origin },
@@ -33,30 +33,27 @@ describe('the Origin of a socket handshake', () => {
     });
   });
   afterAll(() => server?.close());
-
-  for (const transport of ['websocket', 'polling'] as const) {
-    it(`refuses another site and lets the app’s own pages in (${transport})`, async () => {
-      const own = server.url;
-      const port = new URL(own).port;
-      const cases: [string | undefined, boolean][] = [
-        [own, true],
-        [`http://localhost:${port}`, false],
-        ['http://evil.example', false],
-        [`http://127.0.0.1:${Number(port) + 1}`, false],
-        ['null', false],
-        ['not a url', false],
-        // Listed in ALLOWED_ORIGINS (a deployment behind another host name).
-        ['https://hunch.example.com', true],
-        ['https://play.example.org:8443', true],
-        ['https://play.example.org', false],
-        // No Origin: no browser page (bots, benchmark players); they bring their own cookie.
-        [undefined, true],
-      ];
-      const seen: [string | undefined, boolean][] = [];
-      for (const [origin] of cases) seen.push([origin, await opens(own, origin, transport)]);
-      expect(seen).toEqual(cases);
-    });
-  }
+  it('refuses another site and lets the app’s own pages in', async () => {
+    const own = server.url;
+    const port = new URL(own).port;
+    const cases: [string | undefined, boolean][] = [
+      [own, true],
+      [`http://localhost:${port}`, false],
+      ['http://evil.example', false],
+      [`http://127.0.0.1:${Number(port) + 1}`, false],
+      ['null', false],
+      ['not a url', false],
+      // Listed in ALLOWED_ORIGINS (a deployment behind another host name).
+      ['https://hunch.example.com', true],
+      ['https://play.example.org:8443', true],
+      ['https://play.example.org', false],
+      // No Origin: no browser page (bots, benchmark players); they bring their own cookie.
+      [undefined, true],
+    ];
+    const seen: [string | undefined, boolean][] = [];
+    for (const [origin] of cases) seen.push([origin, await opens(own, origin)]);
+    expect(seen).toEqual(cases);
+  });
 
   it('compares with the forwarded host behind a trusted proxy, default ports as the scheme has them', () => {
     const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;

@@ -108,7 +108,8 @@ describe('request timeouts', () => {
     expect(await res.json()).toHaveProperty('communities');
   });
 
-  it.each([['websocket'], ['polling']] as const)(
+  // WebSocket only: the server takes no other transport (decision 007).
+  it.each([['websocket']] as const)(
     'keeps a socket.io connection (%s) open well past the limits',
     async (transport) => {
       const socket: Socket<DataServerToClient, DataClientToServer> = io(`${server.url}${DATA_NAMESPACE}`, {
@@ -123,7 +124,7 @@ describe('request timeouts', () => {
           socket.once('connect', resolve);
           socket.once('connect_error', reject);
         });
-        // Three limits' worth: a long-poll request waits for the server all that time.
+        // Three limits' worth.
         await new Promise((r) => setTimeout(r, LIMIT_MS * 3));
         expect(drops).toEqual([]);
         expect(socket.connected).toBe(true);
