@@ -66,6 +66,9 @@ const ownChunks = new Set(
 const SHARED = (id: string) =>
   (/[\\/](web|rules)[\\/]src[\\/]/.test(id) && !ownChunks.has(id)) || DATE_FNS.test(id);
 
+/** The game queries and the lists' refresh (web/src/api): shared by the screens that show games. */
+const GAME_DATA = /[\\/]web[\\/]src[\\/]api[\\/](game-queries|schedule-refresh)\.ts$/;
+
 /** date-fns (the rules' age check and the date texts use it): shared like the app's own modules. */
 const DATE_FNS = /[\\/]node_modules[\\/]date-fns[\\/]/;
 
@@ -301,7 +304,10 @@ export default defineConfig({
                 const feature = /[\\/]features[\\/](hosting|accounts|communities|results|games)[\\/]/.exec(
                   id,
                 )?.[1];
-                return feature ? `${feature}-shared` : 'shared';
+                if (feature) return `${feature}-shared`;
+                // What the game lists and pages ask and how they follow their games: not for
+                // /register or /login, which stay under 100 KB without it.
+                return GAME_DATA.test(id) ? 'game-data' : 'shared';
               },
               test: SHARED,
               minShareCount: 2,

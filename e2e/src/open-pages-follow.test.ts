@@ -99,6 +99,11 @@ describe('pages left open while their games change', () => {
         .waitFor(WAIT);
       await page.getByText('Submissions closed', { exact: true }).first().waitFor();
       await checkScreen(page, 'game-closed-answer-not-saved');
+      // Said once: a reload does not say it again.
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: CLOSING }).waitFor();
+      await page.getByText('Submissions closed', { exact: true }).first().waitFor();
+      expect(await page.getByText(/changed answer was submitted/).count()).toBe(0);
     },
     { timeout: 90_000 },
   );

@@ -37,7 +37,7 @@ export function useParticipation(uuid: string, enabled = true, fresh = false) {
  */
 export function useMyResult(uuid: string, enabled: boolean) {
   return useQuery({
-    // Per game; logging out drops every query but the profile, so it is never another player's.
+    // Per game; a change of account starts every query but the profile over, so it is never another player's.
     queryKey: queryKeys.myResult(uuid),
     queryFn: async () => {
       try {

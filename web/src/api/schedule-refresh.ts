@@ -1,51 +1,51 @@
-import type { Game } from '@hunch/contract';
-import { type QueryKey, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import type { Game, GameState } from '@hunch/contract';
+import type { Query } from '@tanstack/react-query';
 
 /**
  * A list of games (the play lists, a community's, a series') is asked again when one of its games
- * changes state: at the next open, standby or complete time of a game in it, and, while a game's
- * end is not up to its schedule (a live game in play ends when its questions do; a game being
- * scored or waiting for its host's outcome), every WAITING_POLL_MS. A list has no push of its own:
- * /data's pushes are per game, and a list may hold more games than a socket may watch.
+ * changes state: at the next open, standby or complete time of a game in it; every
+ * WAITING_POLL_MS while a game's end is not up to its schedule (a live game in play ends when its
+ * questions do; a game past its end is being scored) or while a game is behind its schedule (the
+ * viewer's clock ran ahead of the server's); and every LIST_POLL_MS at least, for new games. A
+ * list has no push of its own: /data's pushes are per game, and a list may hold more games than a
+ * socket may watch.
  */
 export const WAITING_POLL_MS = 15_000;
 /** New games (a host's, the live demo's) show within this time on an open list. */
 export const LIST_POLL_MS = 60_000;
 
+type ListedGame = Pick<Game, 'schedule' | 'state' | 'synchronous' | 'waiting_for'>;
+
+const ORDER: GameState[] = ['closed', 'open', 'standby', 'results', 'complete'];
+
 /** When the list should be asked again, or null when none of its games will change by itself. */
-export function nextListChangeAt(
-  games: readonly Pick<Game, 'schedule' | 'state' | 'synchronous'>[],
-  now: number,
-) {
+export function nextListChangeAt(games: readonly ListedGame[], now: number): number | null {
   let next = Number.POSITIVE_INFINITY;
-  for (const { schedule } of games) {
-    for (const at of [schedule.open, schedule.standby, schedule.complete]) {
-      const ms = Date.parse(at);
-      if (ms > now && ms < next) next = ms;
-    }
+  for (const { schedule, state, synchronous, waiting_for } of games) {
+    const times = [schedule.open, schedule.standby, schedule.complete].map(Date.parse);
+    for (const ms of times) if (ms > now && ms < next) next = ms;
+    // The state the schedule says it has reached by now ('results' at its complete time).
+    const due = times.filter((ms) => ms <= now).length;
+    const behind = ORDER.indexOf(state) < due;
+    const endingEarly = synchronous && state === 'standby';
+    const beingScored = state === 'results' && waiting_for.length === 0;
+    if (behind || endingEarly || beingScored) next = Math.min(next, now + WAITING_POLL_MS);
   }
-  const waiting = games.some((g) => g.state === 'results' || (g.state === 'standby' && g.synchronous));
-  if (waiting) next = Math.min(next, now + WAITING_POLL_MS);
   return Number.isFinite(next) ? next : null;
 }
 
-/** Browsers run a longer timeout at once: a change weeks away is asked about by LIST_POLL_MS first. */
-const LONGEST_TIMEOUT_MS = 2 ** 31 - 1;
-
-/** Asks `queryKey` again as its games change state (nextListChangeAt), while the list is shown. */
-export function useRefreshAtGameChanges(queryKey: QueryKey, games: readonly Game[] | undefined): void {
-  const client = useQueryClient();
-  const key = JSON.stringify(queryKey);
-  useEffect(() => {
-    if (!games) return;
-    const at = nextListChangeAt(games, Date.now());
-    if (at === null) return;
-    // A moment after the change, spread so a crowd's lists do not all ask in the same second.
-    const delay = Math.min(at - Date.now() + 500 + Math.random() * 1_500, LONGEST_TIMEOUT_MS);
-    const timer = window.setTimeout(() => {
-      void client.invalidateQueries({ queryKey: JSON.parse(key) as QueryKey, exact: true });
-    }, delay);
-    return () => window.clearTimeout(timer);
-  }, [games, client, key]);
+/**
+ * The refetchInterval of a list's query (TanStack Query works it out again after every fetch): a
+ * moment after its next change, spread so a crowd's lists do not all ask in the same second, and
+ * LIST_POLL_MS at the longest.
+ */
+export function listRefetchInterval<T>(gamesOf: (data: T) => readonly ListedGame[]) {
+  return (query: Query<T, Error, T, readonly unknown[]>): number => {
+    const data = query.state.data;
+    if (data === undefined) return LIST_POLL_MS;
+    const now = Date.now();
+    const at = nextListChangeAt(gamesOf(data), now);
+    if (at === null) return LIST_POLL_MS;
+    return Math.max(1_000, Math.min(at - now + 500 + Math.random() * 1_500, LIST_POLL_MS));
+  };
 }

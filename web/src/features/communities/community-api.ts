@@ -1,8 +1,8 @@
-import { httpRoutes } from '@hunch/contract';
+import { httpRoutes, type RouteResponse } from '@hunch/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { callApi } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import { LIST_POLL_MS, useRefreshAtGameChanges } from '../../api/schedule-refresh';
+import { listRefetchInterval } from '../../api/schedule-refresh';
 
 export function useCommunitySearch(category: string | null) {
   return useQuery({
@@ -23,11 +23,9 @@ export function useJoinedCommunities(enabled: boolean) {
 
 /** A community's page, its games following their changes of state while shown. */
 export function useCommunity(endpoint: string) {
-  const query = useQuery({
+  return useQuery({
     queryKey: queryKeys.community(endpoint),
     queryFn: () => callApi(httpRoutes.community, { params: { id: endpoint } }),
-    refetchInterval: LIST_POLL_MS,
+    refetchInterval: listRefetchInterval((c: RouteResponse<typeof httpRoutes.community>) => c.game_list),
   });
-  useRefreshAtGameChanges(queryKeys.community(endpoint), query.data?.game_list);
-  return query;
 }

@@ -2,27 +2,23 @@ import { type Game, httpRoutes, type LiveAnswer, type RouteResponse } from '@hun
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi, readSuccess, sendApi } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
-import { LIST_POLL_MS, useRefreshAtGameChanges } from '../../api/schedule-refresh';
+import { listRefetchInterval } from '../../api/schedule-refresh';
 
 /** The player's games (the play lists), following their changes of state while shown. */
 export function usePlayGames() {
-  const query = useQuery({
+  return useQuery({
     queryKey: queryKeys.playGames,
     queryFn: () => callApi(httpRoutes.playGames),
-    refetchInterval: LIST_POLL_MS,
+    refetchInterval: listRefetchInterval((games: Game[]) => games),
   });
-  useRefreshAtGameChanges(queryKeys.playGames, query.data);
-  return query;
 }
 
 export function useSeries(community: string, series: string) {
-  const query = useQuery({
+  return useQuery({
     queryKey: queryKeys.series(community, series),
     queryFn: () => callApi(httpRoutes.series, { params: { community, series } }),
-    refetchInterval: LIST_POLL_MS,
+    refetchInterval: listRefetchInterval((s: RouteResponse<typeof httpRoutes.series>) => s.games),
   });
-  useRefreshAtGameChanges(queryKeys.series(community, series), query.data?.games);
-  return query;
 }
 
 /** POST participation: enters the game (representing a subcommunity when it has some). */

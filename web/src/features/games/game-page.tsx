@@ -156,6 +156,12 @@ function GameView({
   // A player already in a live game goes back into it from any link to the game (another tab, another
   // device, the play lists): the page opens at #lobby, as after 'Join Lobby'.
   const navigate = useNavigate();
+  // Said once: the history entry forgets it, so a reload or a Back to the page does not say it again.
+  const [answerLost] = useState(() => (location.state as GamePageState | null)?.unsentAnswerLost === true);
+  useEffect(() => {
+    if (answerLost)
+      navigate({ search: location.search, hash: location.hash }, { replace: true, state: null });
+  }, [answerLost, navigate, location.search, location.hash]);
   const underWay = livePhase(game);
   const backInto = participation !== null && underWay;
   // The live panel is its own chunk: fetched as soon as the game is under way, not once #lobby shows.
@@ -198,7 +204,7 @@ function GameView({
       {live && liveSlot(game, subcommunity || null)}
       <GameHeader game={game} />
       {params.get('complete') === '1' && <FinishedBanner game={game} />}
-      {(location.state as GamePageState | null)?.unsentAnswerLost && (
+      {answerLost && (
         <p className="form-error" role="alert">
           Submissions closed before your changed answer was submitted: it was not saved.
         </p>

@@ -87,7 +87,7 @@ export function QuestionForm(props: QuestionFormProps) {
   const unsent = touched && answered && changed;
   const blocker = useBlocker(() => unsent && !saving.current);
   // The page learns of it too: should submissions close now, it says the change was not saved.
-  if (props.unsentChange) props.unsentChange.current = unsent;
+  if (props.unsentChange) props.unsentChange.current = unsent && !saving.current;
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     if (window.confirm('Leave this question? Your changed answer is not submitted yet.')) blocker.proceed();

@@ -7,7 +7,7 @@ import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
 import { loginLinkFor } from '../../shared/paths';
 import { LiveQuestion } from './live-question';
-import { resultAnnouncement, standingText } from './live-result';
+import { resultAnnouncement, standingText, useScoreComesLater } from './live-result';
 import { BetweenScreen, CompleteScreen, CountdownScreen, LobbyScreen, PlayerCount } from './live-screens';
 import { closedText, type LiveStage } from './live-state';
 import { useLiveGame } from './use-live-game';
@@ -81,7 +81,8 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
   }, []);
 
   const key = stageKey(stage);
-  const said = stageAnnouncement(stage, joined, final, !final?.later && game.waiting_for.length === 0);
+  const scoreComesLater = useScoreComesLater(game, final);
+  const said = stageAnnouncement(stage, joined, final, !scoreComesLater);
   useEffect(() => {
     if (said) setAnnouncement(said);
     // Each step of the game starts with the panel in view, wherever the player had scrolled.

@@ -1,4 +1,5 @@
-import type { LiveAnswer, LiveQuestionEvent, QuestionResultEvent } from '@hunch/contract';
+import type { Game, LiveAnswer, LiveQuestionEvent, QuestionResultEvent } from '@hunch/contract';
+import { useRef } from 'react';
 import { numberText, VOIDED_NOTE } from '../../shared/question-text';
 
 // What a player sees once a live question has closed: the answer (the crowd's split for a vote,
@@ -181,4 +182,15 @@ export function QuestionResult({
       {question && <SplitBars question={question} result={result} mine={mine} />}
     </div>
   );
+}
+
+/**
+ * Whether the live game's last score may not be its final one: some points came later (a crowd
+ * median) or the game waited for an outcome its host enters after the end. Once true it stays true,
+ * so a score shown or said 'so far' is never called final before the stored result is read.
+ */
+export function useScoreComesLater(game: Game, result: QuestionResultEvent | null): boolean {
+  const later = useRef(false);
+  if (game.waiting_for.length > 0 || result?.later) later.current = true;
+  return later.current;
 }

@@ -16,7 +16,7 @@ import { resultsPath } from '../../shared/paths';
 import { formatWhen } from '../../shared/time-text';
 import { useNow } from '../../shared/use-now';
 import { answerText } from './live-question';
-import { QuestionResult, Standing } from './live-result';
+import { QuestionResult, Standing, useScoreComesLater } from './live-result';
 
 /** How often the game is fetched anew while its results are pending, in case a push is missed. */
 const RESULTS_POLL_MS = 3_000;
@@ -257,9 +257,8 @@ export function CompleteScreen({
   const waiting = game.waiting_for.length > 0;
   // The last result's score is final unless points came later (an outcome the host entered after
   // the end, a crowd median): then, once the game is complete, its stored result is.
-  const scoredLater = useRef(false);
-  if (waiting || result?.later) scoredLater.current = true;
-  const stored = useMyResult(game.uuid, joined && ready && scoredLater.current && !!result?.you);
+  const scoredLater = useScoreComesLater(game, result);
+  const stored = useMyResult(game.uuid, joined && ready && scoredLater && !!result?.you);
   const standing =
     result?.you && stored.data
       ? {
@@ -268,7 +267,7 @@ export function CompleteScreen({
           you: { ...result.you, score: stored.data.score, rank: stored.data.rank },
         }
       : result;
-  const settled = scoredLater.current ? ready && !!stored.data : true;
+  const settled = scoredLater ? ready && !!stored.data : true;
   const participation = useParticipation(game.uuid, joined && answered < total, true);
   const storedAnswers = participation.data ? Object.keys(participation.data.answers).length : 0;
   // Held back until read, so the number shown (and read out) does not change under the player.
