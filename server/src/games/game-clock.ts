@@ -75,6 +75,16 @@ export class GameClock {
   private async pass(): Promise<void> {
     const now = this.ctx.now();
     for (const { game_id, state } of await claimBoundaries(this.ctx.db, now)) this.announce(game_id, state);
+    // Games whose entries changed since their scoring (a player left): their open results pages
+    // follow, as after a correction. Before the first scorings, which read those changes anyway: a
+    // game left while open is dropped from those due, not scored twice.
+    for (const id of await gamesDueForRescoring(this.ctx.db)) {
+      try {
+        if (await rescoreIfDue(this.ctx.db, id, this.afterScoring)) this.announce(id, 'complete');
+      } catch (err) {
+        this.log?.error({ err, gameId: id }, 'Scoring a game again failed; it stays due and is tried again');
+      }
+    }
     for (const id of await gamesDueForScoring(this.ctx.db, now)) {
       // One game that cannot be scored (its transaction rolled back: a host's change raced the
       // claim) must not hold up the others due in this tick; it is tried again on the next one.
@@ -82,15 +92,6 @@ export class GameClock {
         if (await this.score(id, now)) this.announce(id, 'complete');
       } catch (err) {
         this.log?.error({ err, gameId: id }, 'Scoring a game failed; it stays unscored and is tried again');
-      }
-    }
-    // Games whose entries changed since their scoring (a player left): their open results pages
-    // follow, as after a correction.
-    for (const id of await gamesDueForRescoring(this.ctx.db)) {
-      try {
-        if (await rescoreIfDue(this.ctx.db, id, this.afterScoring)) this.announce(id, 'complete');
-      } catch (err) {
-        this.log?.error({ err, gameId: id }, 'Scoring a game again failed; it stays due and is tried again');
       }
     }
   }

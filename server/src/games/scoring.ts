@@ -97,7 +97,7 @@ export async function gamesDueForScoring(db: Queryable, now: Date): Promise<stri
   return rows.map((r) => r.id);
 }
 
-/** Games whose entries changed since they were scored (a player left), oldest first. */
+/** Games whose entries changed since they were scored (a player left), 50 a pass. */
 export async function gamesDueForRescoring(db: Queryable): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     'SELECT game_id::text AS id FROM rescores_due ORDER BY game_id LIMIT 50',
