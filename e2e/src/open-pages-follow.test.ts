@@ -48,12 +48,13 @@ describe('pages left open while their games change', () => {
         name: OPENING,
         open: now + 20_000,
       });
-      closesAt = now + 45_000;
+      // Room for the first screen (about 25 s) and the steps before the close, on a slow machine too.
+      closesAt = now + 62_000;
       await addGameByImport(host.page, COMMUNITY, {
         key: `closes-${STAMP}`,
         name: CLOSING,
         open: now + 2_000,
-        closeAfterMs: 43_000,
+        closeAfterMs: 60_000,
       });
     } finally {
       await host.context.close();
