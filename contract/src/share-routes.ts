@@ -11,6 +11,8 @@ import { plainText } from './text';
 const noSuchGame = z.string().uuid('No such game');
 const noSuchCommunity = { params: { status: 404, message: 'No such community' } } as const;
 const unknownGame = { params: { status: 404 } } as const;
+/** A share page's link past what any link holds: the sentence of a missing game. */
+const unreadableLink = { params: { status: 404, message: 'No such game' } } as const;
 /** A picture's bytes (a Node Buffer on the server, which is a Uint8Array). */
 const pngBytes = z.custom<Uint8Array<ArrayBufferLike>>((v) => v instanceof Uint8Array);
 
@@ -47,11 +49,13 @@ export const shareRoutes = {
     method: 'GET',
     path: '/share/game/:uuid',
     access: 'public',
-    params: z.object({ uuid: noSuchGame }),
+    // Any text: a person who follows a mistyped or old link gets a page (404) that says so and
+    // leads on, not a bare sentence. The handler tells a game's id from the rest.
+    params: z.object({ uuid: plainText(100) }),
     bodyKind: 'none',
     responses: { 200: z.string() },
     errors: [404],
-    invalid: unknownGame,
+    invalid: unreadableLink,
   }),
   /** The preview picture of a game's share link (image/png, 1200×630). */
   shareGameImage: route({
@@ -74,11 +78,12 @@ export const shareRoutes = {
     method: 'GET',
     path: '/share/result/:uuid/:username',
     access: 'public',
-    params: z.object({ uuid: noSuchGame, username: plainText(100) }),
+    // As the game's link: any text, a page for the missing.
+    params: z.object({ uuid: plainText(100), username: plainText(100) }),
     bodyKind: 'none',
     responses: { 200: z.string() },
     errors: [404],
-    invalid: unknownGame,
+    invalid: unreadableLink,
   }),
   /** The preview picture of a result's share link (image/png, 1200×630). */
   shareResultImage: route({

@@ -125,3 +125,28 @@ export function sharePage(card: ShareCard, origin: string): string {
 </html>
 `;
 }
+
+/**
+ * The page behind a share link whose game is not on Hunch (mistyped, or deleted before it opened):
+ * a 404 a person can read, with the way on, and nothing for a preview to show.
+ */
+export function missingSharePage(origin: string): string {
+  const search = `${origin}/communities/search`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Game not found · Hunch</title>
+</head>
+<body>
+<main>
+<h1>This game is not on Hunch</h1>
+<p>The link may be mistyped, or the game was removed before it opened.</p>
+<p><a href="${escapeHtml(search)}">Find communities and games on Hunch</a></p>
+</main>
+</body>
+</html>
+`;
+}

@@ -171,19 +171,36 @@ describe.each(dbKinds)('share links (%s)', (kind) => {
     }
   });
 
-  it('answers 404 with a clear text for an unknown or malformed game', async () => {
+  it('answers 404 for an unknown or malformed game: a page a person reads for the links, text for the pictures', async () => {
     const missing = '00000000-0000-4000-8000-000000000000';
     for (const url of [
-      `/share/game/${missing}`,
       `/share/game/${missing}/image.png`,
-      `/share/result/${missing}/${visible.username}`,
       `/share/result/${missing}/${visible.username}/image.png`,
-      '/share/game/not-a-game',
       '/share/result/not-a-game/someone/image.png',
     ]) {
       const res = await get(url);
       expect([url, res.statusCode, res.body]).toEqual([url, 404, 'No such game']);
     }
+    for (const url of [
+      `/share/game/${missing}`,
+      `/share/result/${missing}/${visible.username}`,
+      '/share/game/not-a-game',
+      `/share/result/${'x'.repeat(40)}/someone`,
+    ]) {
+      const res = await get(url);
+      expect([url, res.statusCode, res.headers['content-type']]).toEqual([
+        url,
+        404,
+        'text/html; charset=utf-8',
+      ]);
+      expect(res.body).toContain('<h1>This game is not on Hunch</h1>');
+      expect(res.body).toMatch(/<a href="http:\/\/[^"]+\/communities\/search">/);
+      // Nothing for a link preview to show.
+      expect(res.body).not.toContain('og:image');
+    }
+    // Past what any link holds: the plain sentence, as for any malformed address.
+    const endless = await get(`/share/game/${'x'.repeat(200)}`);
+    expect([endless.statusCode, endless.body]).toEqual([404, 'No such game']);
   });
 });
 

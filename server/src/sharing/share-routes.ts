@@ -1,5 +1,5 @@
 import type { Game } from '@hunch/contract';
-import { httpRoutes } from '@hunch/contract';
+import { httpRoutes, uuidSchema } from '@hunch/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../platform/app-context';
 import { HttpError } from '../platform/http/http-error';
@@ -8,7 +8,7 @@ import { registerRoute } from '../platform/http/register-route';
 import { avatarPng } from './avatar';
 import { DrawAllowance } from './draw-allowance';
 import { type RenderedPicture, type SharePicture, sharePicture } from './share-image';
-import { gameCard, gameLine, resultCard, sharePage } from './share-page';
+import { gameCard, gameLine, missingSharePage, resultCard, sharePage } from './share-page';
 import { findSharedGame, findSharedResult, type SharedResult } from './share-queries';
 
 const HTML = 'text/html; charset=utf-8';
@@ -57,10 +57,18 @@ export function shareRoutes(app: FastifyInstance, ctx: AppContext): void {
     return game;
   };
 
-  registerRoute(app, httpRoutes.shareGame, async ({ params, request, reply }) => {
-    const game = await gameOr404(params.uuid);
+  /** The game behind a share page's link, or the page that says there is none (404). */
+  const sharedOrMissing = async (uuid: string, request: FastifyRequest, reply: FastifyReply) => {
+    const game = uuidSchema.safeParse(uuid).success ? await findSharedGame(db, uuid, ctx.now()) : undefined;
+    const origin = publicOrigin(request, reply, ctx.config.publicOrigin);
     reply.type(HTML).header('cache-control', 'public, max-age=300');
-    return sharePage(gameCard(game), publicOrigin(request, reply, ctx.config.publicOrigin));
+    if (!game) reply.code(404);
+    return { game, origin, missing: () => missingSharePage(origin) };
+  };
+
+  registerRoute(app, httpRoutes.shareGame, async ({ params, request, reply }) => {
+    const { game, origin, missing } = await sharedOrMissing(params.uuid, request, reply);
+    return game ? sharePage(gameCard(game), origin) : missing();
   });
 
   registerRoute(app, httpRoutes.shareGameImage, async ({ params, request, reply }) => {
@@ -75,13 +83,10 @@ export function shareRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   // A result that may not be shown (private, unknown, not scored) is answered as the game's link.
   registerRoute(app, httpRoutes.shareResult, async ({ params, request, reply }) => {
-    const game = await gameOr404(params.uuid);
+    const { game, origin, missing } = await sharedOrMissing(params.uuid, request, reply);
+    if (!game) return missing();
     const result = await findSharedResult(db, params.uuid, params.username);
-    reply.type(HTML).header('cache-control', 'public, max-age=300');
-    return sharePage(
-      result ? resultCard(game, result) : gameCard(game),
-      publicOrigin(request, reply, ctx.config.publicOrigin),
-    );
+    return sharePage(result ? resultCard(game, result) : gameCard(game), origin);
   });
 
   registerRoute(app, httpRoutes.shareResultImage, async ({ params, request, reply }) => {
