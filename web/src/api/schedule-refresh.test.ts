@@ -25,11 +25,15 @@ describe('when a list of games is asked again', () => {
     expect(nextListChangeAt([games[0]!], NOW)).toBe(NOW + 30 * 60_000);
   });
 
-  it('never, for games that have all ended, or that wait for their host’s outcome', () => {
+  it('never, for games that have all ended, or that have waited a day for their host’s outcome', () => {
     expect(nextListChangeAt([game(-300, -200, -100, 'complete')], NOW)).toBeNull();
     expect(
-      nextListChangeAt([game(-300, -200, -100, 'results', { waiting_for: ['How many?'] })], NOW),
+      nextListChangeAt([game(-3000, -2000, -1500, 'results', { waiting_for: ['How many?'] })], NOW),
     ).toBeNull();
+    // Waiting since less than a day: its host is likely to enter it soon.
+    expect(nextListChangeAt([game(-300, -200, -100, 'results', { waiting_for: ['How many?'] })], NOW)).toBe(
+      NOW + WAITING_POLL_MS,
+    );
     expect(nextListChangeAt([], NOW)).toBeNull();
   });
 

@@ -64,18 +64,18 @@ describe('host console texts', () => {
     expect(stateTime('open', schedule, { live: true })).toEqual({ text: 'starts', at: schedule.standby });
     expect(stateTime('standby', schedule)).toEqual({ text: 'results at', at: schedule.complete });
     expect(stateTime('results', schedule, { pending: 2 })).toEqual({
-      text: 'waiting for 2 outcomes',
+      text: '· 2 outcomes to enter',
       at: null,
     });
     expect(stateTime('results', schedule, { pending: 1 })).toEqual({
-      text: 'waiting for 1 outcome',
+      text: '· 1 outcome to enter',
       at: null,
     });
     expect(stateTime('results', schedule, { pending: null })).toEqual({
-      text: 'waiting for outcomes',
+      text: '· outcomes to enter',
       at: null,
     });
-    expect(stateTime('results', schedule)).toEqual({ text: 'results at', at: schedule.complete });
+    expect(stateTime('results', schedule)).toEqual({ text: '· being scored', at: null });
     expect(stateTime('complete', schedule)).toEqual({ text: 'completed', at: schedule.complete });
   });
 

@@ -40,11 +40,12 @@ export function stateTime(
       return { text: live ? 'starts' : 'closes', at: schedule.standby };
     case 'standby':
       return { text: live ? 'ends' : 'results at', at: schedule.complete };
+    // After the label 'Waiting for results': what they wait for, not the same words again.
     case 'results':
-      if (pending === null) return { text: 'waiting for outcomes', at: null };
+      if (pending === null) return { text: '· outcomes to enter', at: null };
       return pending > 0
-        ? { text: `waiting for ${plural(pending, 'outcome')}`, at: null }
-        : { text: 'results at', at: schedule.complete };
+        ? { text: `· ${plural(pending, 'outcome')} to enter`, at: null }
+        : { text: '· being scored', at: null };
     case 'complete':
       return { text: 'completed', at: schedule.complete };
   }
