@@ -54,7 +54,13 @@ export function HistogramChart({
             margin={{ top: stacked ? 40 : 24, right: 8, bottom: 4, left: -18 }}
             accessibilityLayer={false}
           >
-            <XAxis dataKey="label" tick={AXIS} tickLine={false} interval="preserveStartEnd" minTickGap={4} />
+            <XAxis
+              dataKey="label"
+              tick={AXIS}
+              tickLine={false}
+              interval="equidistantPreserveStart"
+              minTickGap={4}
+            />
             <YAxis tick={AXIS} tickLine={false} axisLine={false} unit="%" width={52} />
             <Bar dataKey="per" fill={BAR} radius={[4, 4, 0, 0]} isAnimationActive={false} />
             {lines.map((l) => (
