@@ -28,12 +28,16 @@ export async function fetchHostCommunities(): Promise<HostCommunities | null> {
   return readSuccess(httpRoutes.hostCommunities, res);
 }
 
-/** The query options of the signed-in user's host list (TanStack Query's), for the console. */
+/**
+ * The query options of the signed-in user's host list (TanStack Query's), for the console: asked
+ * again when the window regains focus once it is HOST_ANSWER_FRESH_MS old (another host's changes).
+ */
 export function hostCommunitiesQuery(username: string) {
   return {
     queryKey: queryKeys.hostCommunities(username),
     queryFn: fetchHostCommunities,
     staleTime: HOST_ANSWER_FRESH_MS,
+    refetchOnWindowFocus: true,
   };
 }
 
