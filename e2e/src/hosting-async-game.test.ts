@@ -2,7 +2,6 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import {
   expectCleanSession,
-  factsOf,
   handleDialogs,
   joinCommunity,
   journey,
@@ -17,6 +16,7 @@ import {
   WAIT,
   wholeSecond,
 } from './harness';
+import { answerThreeQuestions, expectBreakdownCards, writeThreeQuestions } from './hosting-async-steps';
 import { consoleShots, mainOf, newUser, PASSWORD } from './hosting-journey';
 
 /**
@@ -174,31 +174,8 @@ describe('hosting journey', () => {
       await main.getByLabel('Name (optional)', { exact: true }).fill(GAME_NAME);
       expect(await main.getByLabel('Live game').isChecked()).toBe(false);
 
-      const q = (n: number) => main.getByRole('group', { name: `Question ${n}`, exact: true });
-      // Question 1: the vote the new game starts with.
-      await q(1).getByLabel('Question text', { exact: true }).fill(VOTE);
-      await q(1).getByLabel('Choice 1', { exact: true }).fill(CHOICES[0]);
-      await q(1).getByLabel('Choice 2', { exact: true }).fill(CHOICES[1]);
-      // Question 2: a guess linked to the vote (its choices are copied over).
-      await main.getByRole('button', { name: 'Add question', exact: true }).click();
-      await q(2).getByLabel('Kind', { exact: true }).selectOption('guess');
-      await q(2).getByLabel('Question text', { exact: true }).fill(GUESS);
-      await q(2).getByLabel('Linked vote', { exact: true }).selectOption('1');
-      await expect
-        .poll(() => q(2).getByLabel('Choice 1', { exact: true }).inputValue(), WAIT)
-        .toBe(CHOICES[0]);
-      expect(await q(2).getByLabel('Choice 2', { exact: true }).inputValue()).toBe(CHOICES[1]);
-      // Question 3: a predict whose outcome the host enters after the game.
-      await main.getByRole('button', { name: 'Add question', exact: true }).click();
-      await q(3).getByLabel('Kind', { exact: true }).selectOption('predict');
-      await q(3).getByLabel('Question text', { exact: true }).fill(PREDICT);
-      await q(3).getByLabel('Min', { exact: true }).fill('0');
-      await q(3).getByLabel('Max', { exact: true }).fill('100');
-      await q(3).getByLabel('Step', { exact: true }).fill('1');
-      await q(3).getByLabel('Unit', { exact: true }).fill('runners');
-      expect(await q(3).getByRole('radio', { name: 'Pending: entered after the game' }).isChecked()).toBe(
-        true,
-      );
+      const texts = { vote: VOTE, guess: GUESS, predict: PREDICT };
+      await writeThreeQuestions(main, texts, CHOICES, 'runners');
       await checkConsole(page, 'hosting-1-game-editor-new');
 
       // The schedule last, so that it is still ahead when it reaches the server: opens in a few
@@ -251,40 +228,13 @@ describe('hosting journey', () => {
           players().map(async ({ s: { page }, vote, guess, left }, k) => {
             await page.goto(gamePath());
             await page.getByRole('heading', { level: 1, name: GAME_NAME }).waitFor();
-            const enter = page.getByRole('button', { name: `Enter ${SERIES_NAME}`, exact: true });
-            await enter.waitFor({ timeout: Math.max(30_000, schedule.open - Date.now() + 30_000) });
-            await expect
-              .poll(() => enter.isEnabled(), {
-                timeout: Math.max(30_000, schedule.open - Date.now() + 30_000),
-              })
-              .toBe(true);
-            await enter.click();
-            await page.waitForURL(
-              (url) => url.pathname.endsWith('/questions') && url.searchParams.get('q') === '1',
-            );
-            const submit = page.getByRole('button', { name: 'Submit Answer', exact: true });
-            await page.getByRole('heading', { level: 1, name: VOTE }).waitFor();
-            await page.getByRole('radio', { name: vote, exact: true }).check();
-            if (k === 0) await shot(page, 'hosting-1-player-vote-390x844');
-            await submit.click();
-            await page.waitForURL((url) => url.searchParams.get('q') === '2');
-            await page.getByRole('heading', { level: 1, name: GUESS }).waitFor();
-            await page.getByRole('radio', { name: guess, exact: true }).check();
-            await expect.poll(() => submit.isEnabled(), WAIT).toBe(true);
-            await submit.click();
-            await page.waitForURL((url) => url.searchParams.get('q') === '3');
-            await page.getByRole('heading', { level: 1, name: PREDICT }).waitFor();
-            const slider = page.getByRole('slider');
-            await slider.waitFor();
-            expect(await slider.inputValue()).toBe('50');
-            await slider.focus();
-            for (let i = 0; i < left; i++) await slider.press('ArrowLeft');
-            await expect.poll(() => slider.inputValue(), WAIT).toBe(String(50 - left));
-            if (k === 0) await shot(page, 'hosting-1-player-predict-390x844');
-            const finish = page.getByRole('button', { name: 'Submit & Finish', exact: true });
-            await expect.poll(() => finish.isEnabled(), WAIT).toBe(true);
-            await finish.click();
-            await page.getByRole('heading', { name: 'Your answers are in!' }).waitFor();
+            await answerThreeQuestions(page, {
+              seriesName: SERIES_NAME,
+              openAt: schedule.open,
+              texts: { vote: VOTE, guess: GUESS, predict: PREDICT },
+              answers: { vote, guess, left },
+              shot: (p, name) => (k === 0 ? shot(p, `hosting-1-player-${name}-390x844`) : Promise.resolve()),
+            });
           }),
         );
         expect(Date.now(), 'the answers were in before standby').toBeLessThan(schedule.standby);
@@ -417,34 +367,28 @@ describe('hosting journey', () => {
             .click();
           await page.waitForURL((url) => url.pathname.endsWith('/results/breakdown'));
           await main.getByText(`You scored ${total} points: rank ${rank} of 2.`, { exact: true }).waitFor();
-          // One card per question: a list item headed by the question's text.
-          const cards = main.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3 }) });
-          await expect.poll(() => cards.count(), WAIT).toBe(3);
-          const yours = [vote, guess, `${50 - left} runners`];
           const verdicts = [
             '★ With the crowd',
             guess === CHOICES[0] ? '✓ Right' : '✗ Wrong',
             `✗ Off by ${Math.abs(50 - left - OUTCOME)} runners`,
           ];
-          // What the Points tile says (a vote scores nothing and says so).
-          const pointsText = [
-            `${points[0]} points: votes are not scored`,
-            ...points.slice(1).map((n) => `${n} ${n === 1 ? 'point' : 'points'}`),
-          ];
-          for (let i = 0; i < 3; i++) {
-            const card = cards.filter({
-              has: page.getByRole('heading', { level: 3, name: texts[i], exact: true }),
-            });
-            await card.getByText(new RegExp(`^Question ${i + 1} · `)).waitFor();
-            await card.getByText('2 answers', { exact: true }).waitFor();
-            const facts = await factsOf(card);
-            const at = `${name}, question ${i + 1}`;
-            expect(Object.keys(facts), `${at}: the tiles`).toEqual(['Your answer', truthTerms[i], 'Points']);
-            // 'Your answer' is the answer, then its verdict (two spans: no space between them).
-            expect(facts['Your answer'], `${at}: Your answer`).toBe(`${yours[i]}${verdicts[i]}`);
-            expect(facts[truthTerms[i]!], `${at}: ${truthTerms[i]}`).toBe(truths[i]);
-            expect(facts.Points, `${at}: Points`).toBe(pointsText[i]);
-          }
+          const yours = [vote, guess, `${50 - left} runners`];
+          await expectBreakdownCards(
+            page,
+            name,
+            2,
+            texts.map((text, i) => ({
+              text,
+              yours: `${yours[i]}${verdicts[i]}`,
+              truthTerm: truthTerms[i]!,
+              truth: truths[i]!,
+              // A vote scores nothing and says so.
+              points:
+                i === 0
+                  ? `${points[0]} points: votes are not scored`
+                  : `${points[i]} ${points[i] === 1 ? 'point' : 'points'}`,
+            })),
+          );
           await shot(page, `hosting-1-breakdown-${k === 0 ? '390x844' : '1280x800'}`);
         }),
       );

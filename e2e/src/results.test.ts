@@ -1,13 +1,12 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { chartLabelProblems } from './chart-labels';
+import { openDoneGameResults, toNumber } from './done-game';
 import {
   checkScreen,
   expectCleanSession,
   handleDialogs,
   joinHunchHq,
   journey,
-  logIn,
   newSession,
   type PageProblems,
   register,
@@ -24,8 +23,6 @@ import {
  * row'. One test per screen; each screen passes axe and the 320/390/1280 checks (checkScreen).
  */
 
-const DONE_GAME = 'Clash: Screens vs Pages';
-const SERIES = 'Community Clash';
 const TEAMS = ['Binge Watchers', 'Chart Toppers', 'The Book Club', 'The Movie Buffs'];
 const PAGE_SIZE = 50; // LEADERBOARD_PAGE_SIZE (contract/src/limits.ts)
 
@@ -38,9 +35,6 @@ async function bodyRows(table: Locator): Promise<string[][]> {
       rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
     );
 }
-
-/** The first number in a text: '1,234 players' -> 1234. */
-const toNumber = (text: string) => Number(text.match(/-?[\d,]*\.?\d+/)?.[0]?.replace(/,/g, '') ?? Number.NaN);
 
 describe('results: a new user reads the results of a completed game', () => {
   const setup = useServerAndBrowser({ seed: true });
@@ -66,13 +60,9 @@ describe('results: a new user reads the results of a completed game', () => {
   });
   afterAll(() => context?.close());
 
-  const screen = journey(
-    'results',
-    (): Record<string, Page> => (player ? { user: page, player } : { user: page }),
-  );
+  const screen = journey('results', () => ({ user: page }));
   const resultsNav = () => page.getByRole('navigation', { name: 'Results' });
   const table = () => page.getByRole('table');
-  const pathname = () => new URL(page.url()).pathname;
 
   screen('register and join Hunch HQ', async () => {
     const username = `rs_${Date.now().toString(36)}`;
@@ -83,21 +73,7 @@ describe('results: a new user reads the results of a completed game', () => {
   let participants = 0;
   let resultsBase = '';
   screen('results: open the completed clash from the Results tab, See results', async () => {
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Play', exact: true })
-      .click();
-    const playNav = page.getByRole('navigation', { name: 'Play' });
-    await playNav.getByRole('link', { name: 'Results', exact: true }).click();
-    await page.waitForURL((url) => url.pathname === '/play/recent');
-    await page.getByRole('heading', { level: 1, name: 'Recent results' }).waitFor();
-    await page.getByRole('link', { name: `${DONE_GAME}, ${SERIES} · Hunch HQ` }).click();
-    await page.getByRole('heading', { level: 1, name: DONE_GAME }).waitFor();
-    const see = page.getByRole('button', { name: 'See results', exact: true });
-    await see.click();
-    await page.waitForURL((url) => url.pathname.endsWith('/results/leaderboard'));
-    resultsBase = pathname().replace(/\/leaderboard$/, '');
-    await page.getByRole('heading', { level: 1, name: DONE_GAME }).waitFor();
+    resultsBase = await openDoneGameResults(page);
     const playersText = await page.getByText(/^[\d,]+ players$/).textContent();
     participants = toNumber(playersText ?? '');
     expect(participants).toBeGreaterThan(PAGE_SIZE);
@@ -296,142 +272,6 @@ describe('results: a new user reads the results of a completed game', () => {
     });
     await checkScreen(page, 'breakdown-age');
   });
-
-  // ---- demo_player played the clash: the breakdown judged by their answers, and their row ----
-  let player: Page;
-  let playerProblems: PageProblems;
-  screen('log in as demo_player, who played the clash', async () => {
-    const { server, browser } = setup();
-    ({ page: player, problems: playerProblems } = await newSession(browser, server.baseUrl));
-    await logIn(player, 'demo_player', 'hunch123');
-    await player.goto(`${resultsBase}/breakdown`);
-    await expect.poll(() => playerCards().count(), WAIT).toBe(5);
-  });
-
-  const playerCards = () => player.getByRole('main').locator('ol.breakdown-list > li');
-  const playerFact = async (card: Locator, name: string) => {
-    const item = card
-      .locator('.answer-fact')
-      .filter({ has: player.getByRole('term').getByText(name, { exact: true }) });
-    if ((await item.count()) === 0) return '';
-    return ((await item.locator('.answer-fact-value').textContent()) ?? '').trim();
-  };
-  const verdictOf = async (card: Locator) => {
-    const v = card.locator('.answer-fact .verdict');
-    return (await v.count()) === 0 ? '' : ((await v.textContent()) ?? '').trim();
-  };
-
-  screen("breakdown: says Your answer and The answer and marks by the player's answer", async () => {
-    await playerCards().first().getByText('Your answer', { exact: true }).first().waitFor();
-    let judged = 0;
-    for (let k = 0; k < 5; k++) {
-      const card = playerCards().nth(k);
-      const kind = ((await card.locator('.eyebrow').textContent()) ?? '').split('·')[1]?.trim();
-      const yours = await playerFact(card, 'Your answer');
-      const truth = await playerFact(card, kind === 'Vote' ? 'Crowd favourite' : 'The answer');
-      expect(yours, `question ${k + 1}: Your answer`).not.toBe('');
-      expect(truth, `question ${k + 1}: The answer`).not.toBe('');
-      const verdict = await verdictOf(card);
-      const truths = truth.split(' or ');
-      if (kind === 'Guess') {
-        // Right exactly when the player's own choice is the answer: never '✓' beside a wrong one.
-        expect(verdict, `question ${k + 1}`).toBe(truths.includes(yours) ? '✓ Right' : '✗ Wrong');
-        judged += 1;
-      } else if (kind === 'Prediction') {
-        expect(verdict, `question ${k + 1}`).toMatch(
-          truths.includes(yours) ? /^✓ Right$/ : /^✗ Off by [\d,.]+/,
-        );
-        expect(await chartLabelProblems(card), `question ${k + 1}: chart labels`).toEqual([]);
-        judged += 1;
-      } else {
-        expect(verdict).toBe(truths.includes(yours) ? '★ With the crowd' : '');
-      }
-      // On the bars: the player's own choice carries 'Your answer', the truth 'The answer'.
-      if (kind !== 'Prediction') {
-        const mine = card.locator('li.is-yours');
-        expect(await mine.count()).toBe(1);
-        expect(((await mine.locator('.choice-bar-name').textContent()) ?? '').trim()).toBe(yours);
-        await mine.getByText('Your answer', { exact: true }).waitFor();
-      }
-    }
-    expect(judged).toBeGreaterThanOrEqual(3);
-  });
-
-  screen('breakdown on a phone: a long verdict wraps inside its tile, not into the next', async () => {
-    const size = page.viewportSize()!;
-    await page.setViewportSize(SMALL_PHONE);
-    const verdict = playerCards().locator('.answer-fact .verdict').first();
-    await verdict.waitFor();
-    // As long as a verdict gets: a big miss in a long unit.
-    await verdict.evaluate((el) => {
-      el.textContent = '✗ Off by 1,234,567.5 kilometres per hour';
-    });
-    const spill = await verdict.evaluate((el) => {
-      const tile = el.closest('.answer-fact')!.getBoundingClientRect();
-      return el.getBoundingClientRect().right - tile.right;
-    });
-    await page.setViewportSize(size);
-    expect(spill).toBeLessThanOrEqual(0.5);
-  });
-
-  screen('breakdown: shows the points each question gave, adding up to the score', async () => {
-    const summary = player.getByText(/^You scored [\d,]+ points?: rank [\d,]+ of [\d,]+\.$/);
-    await summary.waitFor();
-    const score = toNumber((await summary.textContent()) ?? '');
-    let sum = 0;
-    for (let k = 0; k < 5; k++) {
-      const points = await playerFact(playerCards().nth(k), 'Points');
-      expect(points, `question ${k + 1}`).toMatch(/^[\d,]+ points?\b/);
-      sum += toNumber(points);
-    }
-    // The vote scores nothing and says so.
-    expect(await playerFact(playerCards().nth(0), 'Points')).toBe('0 points: votes are not scored');
-    expect(sum).toBe(score);
-  });
-
-  screen('breakdown: one number format and no list repeating the chart', async () => {
-    for (let k = 0; k < 5; k++) {
-      const card = playerCards().nth(k);
-      expect(await card.locator('.choice-legend').count()).toBe(0);
-      const values = await card.locator('.choice-bar-value').allTextContents();
-      for (const v of values) expect(v.trim()).toMatch(/^\d{1,3}(\.\d)?% \([\d,]+\)$/);
-      // Each share is written once per choice: the bars are the list.
-      if (values.length > 0) {
-        const shares = values.map((v) => Number(v.split('%')[0]));
-        expect(Math.abs(shares.reduce((a, b) => a + b, 0) - 100)).toBeLessThanOrEqual(0.5 * shares.length);
-      }
-    }
-    await checkScreen(player, 'breakdown-player');
-  });
-
-  screen('leaderboards: Jump to my row shows and focuses the player’s own row', async () => {
-    await player.goto(`${resultsBase}/leaderboard`);
-    const jump = player.getByRole('button', { name: 'Jump to my row', exact: true });
-    await jump.waitFor();
-    const mine = await player.request.get(`/api/leaderboard/${resultsBase.split('/')[4]}?me=1`);
-    expect(mine.status()).toBe(200);
-    expect(Object.keys(await mine.json())).toContain('demo_player');
-    await jump.click();
-    const row = player.locator('tr[aria-current="true"]');
-    await expect.poll(() => row.evaluate((el) => el === document.activeElement), WAIT).toBe(true);
-    await row.getByText('You', { exact: true }).waitFor();
-    expect(await row.getByText('demo_player', { exact: true }).count()).toBe(1);
-    const inView = await row.evaluate((el) => {
-      const r = el.getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= window.innerHeight;
-    });
-    expect(inView).toBe(true);
-    await checkScreen(player, 'leaderboard-my-row');
-  });
-
-  screen(
-    'the player journey: no page error or 5xx answer',
-    async () => {
-      if (!playerProblems) throw new Error('the player session never started: see the failure above');
-      expectCleanSession([], playerProblems);
-    },
-    { always: true },
-  );
 
   screen(
     'the whole journey: no unexpected dialog, page error or 5xx answer',

@@ -1,4 +1,10 @@
-import { DATA_NAMESPACE, type DataClientToServer, type DataServerToClient, type Game } from '@hunch/contract';
+import {
+  DATA_NAMESPACE,
+  type DataClientToServer,
+  type DataServerToClient,
+  type Game,
+  type QuestionStats,
+} from '@hunch/contract';
 import { AGE_BRACKETS, exposedSet, K_ANONYMITY_MIN, STATS_DIMENSIONS } from '@hunch/rules';
 import fc from 'fast-check';
 import { io, type Socket } from 'socket.io-client';
@@ -16,6 +22,7 @@ import {
 import { registerPlayer } from '../test/factories';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
+import { insertGeoGroup } from '../test/results-factories';
 import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 
@@ -227,6 +234,21 @@ describe.each(dbKinds)('statistics attacked by subtraction on %s', (kind) => {
     expect(again.stats.every((st) => st.withheld && st.n === 0)).toBe(true);
     await attack(attacker, pop);
     expect((await attacker.get(`/api/game/${pop.game}`)).json<Game>().groups.geo.length).toBeGreaterThan(0);
+  });
+
+  it('answers a group with nobody in the game as a withheld one: asking every group tells nothing of who played', async () => {
+    // Else a withheld town among the empty ones is where a (private) player lives, and a withheld
+    // 12-17 says a minor played: what the game's groups leave out.
+    const nobody = `nobody-${Date.now().toString(36)}`;
+    await insertGeoGroup(t.ctx.db, nobody, `Nobody ${nobody}, TX`);
+    const stats = async (query: string) =>
+      (await attacker.get(`/api/question_stats/${minor.game}?${query}`)).json<{ stats: QuestionStats[] }>()
+        .stats;
+    const withheldTown = await stats(`geo=${minor.geo.marfa!.endpoint}`);
+    expect(withheldTown.every((st) => st.withheld && st.n === 0)).toBe(true);
+    expect(await stats(`geo=${nobody}`)).toEqual(withheldTown);
+    // A shown town still shows.
+    expect((await stats(`geo=${minor.geo.houston!.endpoint}`)).some((st) => st.withheld)).toBe(false);
   });
 
   it('offers geo-groups to signed-in players only, and exactly the groups the statistics show', async () => {

@@ -251,7 +251,11 @@ export async function findGameSubcommunity(
 export interface CachedCounts {
   all: Map<number, Map<number, number>>;
   group: Map<number, Map<number, number>>;
-  /** The group asked for is withheld (rules withheldGroups): it has no counts to show. */
+  /**
+   * The group asked for is not one the statistics show: withheld (rules withheldGroups), or with no
+   * player in the game. Both answer alike, or asking for every group would tell which ones played
+   * (a minor among them, a private player's town) where the game's `groups` hides them.
+   */
   groupWithheld: boolean;
 }
 
@@ -266,7 +270,9 @@ export async function cachedCounts(
     [gameId, group?.kind ?? 'all', group?.value ?? ''],
   );
   const out: CachedCounts = { all: new Map(), group: new Map(), groupWithheld: false };
+  let groupRows = 0;
   for (const r of rows) {
+    if (r.grp) groupRows += 1;
     // Marker rows (results-stats-cache MARKER) carry no counts: a withheld group, the rule version.
     if (r.slot === MARKER) {
       if (r.grp) out.groupWithheld = true;
@@ -277,6 +283,7 @@ export async function cachedCounts(
     slots.set(r.slot, r.ct);
     target.set(r.question_i, slots);
   }
+  if (group !== null && groupRows === 0) out.groupWithheld = true;
   return out;
 }
 
