@@ -79,7 +79,7 @@ export function seasonProblems(parts: SeasonParts): SeasonProblem[] {
     }
   }
   const categories = new Set<string>();
-  for (const [i, c] of parts.community?.categories.entries() ?? []) {
+  for (const [i, c] of parts.community?.categories?.entries() ?? []) {
     if (categories.has(c)) at(['community', 'categories', i], `Category ${c} is listed twice`);
     categories.add(c);
   }

@@ -147,18 +147,25 @@ const gameSchema = z.strictObject({
   questions: z.array(questionSchema).min(1, 'A game needs a question').max(50, 'At most 50 questions'),
 });
 
-/** A series' or a community's description: a few paragraphs, empty when left out. */
+/**
+ * A series' or a community's description: a few paragraphs. Left out, like their image, listing and
+ * categories, it keeps what is stored (empty for a new one): a file that names a community only to
+ * add a series to it must not wipe its settings. An empty string clears it.
+ */
 const descriptionSchema = z
   .string()
   .max(1000, 'The description is longer than 1000 characters')
   .regex(multiLine, 'The description holds a control character')
-  .default('');
+  .optional();
+
+/** A community's or a series' picture: left out, it keeps the stored one; null, the default. */
+const settingsImageSchema = imageRefSchema.nullable().optional();
 
 const seriesSchema = z.strictObject({
   endpoint: seasonEndpointSchema,
   name: line(80, 'The series name'),
   description: descriptionSchema,
-  image: imageRefSchema.optional(),
+  image: settingsImageSchema,
   games: z.array(gameSchema).max(500, 'At most 500 games in a series').default([]),
 });
 
@@ -166,12 +173,12 @@ const communitySchema = z.strictObject({
   endpoint: seasonEndpointSchema,
   name: line(80, 'The community name'),
   description: descriptionSchema,
-  image: imageRefSchema.optional(),
-  listed: z.boolean().default(true).describe('Shown in community search'),
+  image: settingsImageSchema,
+  listed: z.boolean().optional().describe('Shown in community search (a new community: true)'),
   categories: z
     .array(categorySchema)
     .max(10, 'At most 10 categories')
-    .default([])
+    .optional()
     .describe('Each an existing category, or one named in category_groups'),
 });
 

@@ -5,7 +5,14 @@ import type { SeasonImportResult, SeasonProblem } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { jpegBytes, pngBytes } from '../test/factories';
-import { contentCounts, postBundle, seasonDoc, startAdminApp, zipOf } from '../test/hosting-factories';
+import {
+  contentCounts,
+  postBundle,
+  postSeason,
+  seasonDoc,
+  startAdminApp,
+  zipOf,
+} from '../test/hosting-factories';
 import type { TestApp, TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 import { BUNDLE_LIMITS, readBundle } from './season-bundle';
@@ -126,6 +133,30 @@ describe.each(dbKinds)('importing a .zip bundle (%s)', (kind) => {
       multipart: { body: Buffer.from(exported.body), contentType: 'application/yaml' },
     });
     expect(back.json()).toMatchObject({ updated: { communities: 0, series: 0, games: 0, questions: 0 } });
+  });
+
+  it("keeps a community's picture when a file leaves it out; image: null puts back the default", async () => {
+    const doc = illustrated(future());
+    expect(
+      (await postBundle(admin, await zipOf({ 'season.yaml': stringify(doc), ...(await images()) })))
+        .statusCode,
+    ).toBe(200);
+    const imageOf = async () =>
+      (await t.client().get(`/api/community/${doc.community.endpoint}`)).json().image;
+    const stored = await imageOf();
+    expect(stored).toMatch(/^s-[0-9a-f]{32}\.jpg$/);
+    // Only to add a series: the community named by its endpoint and name, nothing else.
+    const partial = {
+      community: { endpoint: doc.community.endpoint, name: doc.community.name },
+      series: [{ endpoint: 'extra', name: 'Extra', games: [] }],
+    };
+    const added = await postSeason(admin, partial);
+    expect(added.statusCode, added.body).toBe(200);
+    expect(added.json()).toMatchObject({ created: { series: 1 }, updated: { communities: 0 } });
+    expect(await imageOf()).toBe(stored);
+    const cleared = await postSeason(admin, { ...partial, community: { ...partial.community, image: null } });
+    expect(cleared.json()).toMatchObject({ updated: { communities: 1 } });
+    expect(await imageOf()).toBe('_.jpg');
   });
 
   it('refuses a picture that is missing or is no picture, at the path that names it, and writes nothing', async () => {

@@ -18,9 +18,9 @@ export function imageRefs(parts: SeasonParts): ImageRef[] {
   const add = (p: (string | number)[], ref: string | undefined, kind: ImageKind) => {
     if (ref !== undefined) refs.push({ path: p.join('.'), ref, kind });
   };
-  add(['community', 'image'], parts.community?.image, 'communities');
+  add(['community', 'image'], parts.community?.image ?? undefined, 'communities');
   for (const { index: si, fields, games } of parts.series) {
-    add(['series', si, 'image'], fields?.image, 'games');
+    add(['series', si, 'image'], fields?.image ?? undefined, 'games');
     for (const { index: gi, game } of games) {
       const g = ['series', si, 'games', gi];
       add([...g, 'image'], game.image, 'games');

@@ -120,6 +120,45 @@ describe.each(dbKinds)('season import and export (%s)', (kind) => {
     expect(Object.keys(game.subcommunities)).toEqual(['north-side', 'south-side']);
   });
 
+  it('keeps the settings a file leaves out (a file that only adds a series); empty values clear them', async () => {
+    const doc = seasonDoc(future());
+    doc.community.listed = false;
+    doc.series![0]!.description = 'Every week';
+    expect((await postSeason(admin, doc)).statusCode).toBe(200);
+    const exported = async () =>
+      parseYaml((await admin.get(`/api/host/export/${doc.community.endpoint}`)).body);
+    const before = await exported();
+    const partial = {
+      community: { endpoint: doc.community.endpoint, name: doc.community.name },
+      series: [
+        { endpoint: 'weekly-picks', name: 'Weekly Picks' },
+        { endpoint: 'extra', name: 'Extra' },
+      ],
+    };
+    const res = await postSeason(admin, partial);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      created: counts(0, 1, 0, 0),
+      updated: counts(0, 0, 0, 0),
+      unchanged: counts(1, 1, 0, 0),
+    });
+    const after = await exported();
+    expect(after.community).toEqual(before.community);
+    expect(after.community).toMatchObject({ listed: false, description: 'Weekly picks for the club' });
+    expect(after.series[0].description).toBe('Every week');
+    // Said outright, empty is empty.
+    const cleared = await postSeason(admin, {
+      community: { ...partial.community, description: '', categories: [] },
+      series: [{ endpoint: 'weekly-picks', name: 'Weekly Picks', description: '' }],
+    });
+    expect(cleared.json()).toMatchObject({ updated: counts(1, 1, 0, 0) });
+    const emptied = await exported();
+    expect(emptied.community.description).toBeUndefined();
+    expect(emptied.community.categories).toEqual([]);
+    expect(emptied.community.listed).toBe(false);
+    expect(emptied.series[0].description).toBeUndefined();
+  });
+
   it('leaves an unlisted community out of search, still found by its address', async () => {
     const doc = seasonDoc(future());
     doc.community.listed = false;

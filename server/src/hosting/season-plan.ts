@@ -116,8 +116,8 @@ export function planSeason(
     const nextSeries = {
       endpoint: s.fields.endpoint,
       name: s.fields.name,
-      description: s.fields.description,
-      image: image('games', s.fields.image) ?? DEFAULT_IMAGE,
+      description: s.fields.description ?? oldSeries?.description ?? '',
+      image: settingsImage(image('games', s.fields.image ?? undefined), s.fields.image, oldSeries?.image),
     };
     const seriesChanged =
       oldSeries &&
@@ -136,18 +136,29 @@ export function planSeason(
   return { ...(community && { plan: { community, newCategories, series } }), problems };
 }
 
+/** A community's or a series' picture: the file's, the default for null, else the stored one. */
+function settingsImage(
+  named: string | null,
+  ref: string | null | undefined,
+  stored: string | undefined,
+): string {
+  if (ref === null) return DEFAULT_IMAGE;
+  return named ?? stored ?? DEFAULT_IMAGE;
+}
+
 function communityPlan(
   c: SeasonCommunity,
   image: ImageName,
   old: ExistingCommunity | undefined,
 ): SeasonPlan['community'] {
+  // What the file leaves out keeps what is stored (a new community: the defaults).
   const next: CommunityFields = {
     endpoint: c.endpoint,
     name: c.name,
-    description: c.description,
-    image: image('communities', c.image) ?? DEFAULT_IMAGE,
-    listed: c.listed,
-    categories: c.categories,
+    description: c.description ?? old?.description ?? '',
+    image: settingsImage(image('communities', c.image ?? undefined), c.image, old?.image),
+    listed: c.listed ?? old?.listed ?? true,
+    categories: c.categories ?? old?.categories.map((x) => x.name) ?? [],
   };
   const changed =
     old &&

@@ -29,28 +29,28 @@ export function CommunitySettings({ season, version }: { season: Season; version
           path="community.description"
           label="Description"
           multiline
-          value={draft.description}
+          value={draft.description ?? ''}
           onChange={(description) => set({ description })}
         />
         <ImageField
           path="community.image"
           label="Community image"
           kind="communities"
-          value={draft.image}
-          onChange={(image) => set({ image })}
+          value={draft.image ?? undefined}
+          onChange={(image) => set({ image: image ?? null })}
         />
         <ListField
           path="community.categories"
           label="Categories"
           hint="Comma-separated; each an existing category, such as Trivia or Movies."
-          value={draft.categories}
+          value={draft.categories ?? []}
           onChange={(categories) => set({ categories })}
         />
         <CheckField
           path="community.listed"
           label="Listed in community search"
           hint="Unlisted communities are reached by their address only."
-          checked={draft.listed}
+          checked={draft.listed ?? true}
           onChange={(listed) => set({ listed })}
         />
         <SaveBar

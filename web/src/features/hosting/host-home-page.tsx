@@ -77,13 +77,13 @@ function NewCommunityForm({ onClose }: { onClose: () => void }) {
           path="community.description"
           label="Description"
           multiline
-          value={community.description}
+          value={community.description ?? ''}
           onChange={(description) => set({ description })}
         />
         <CheckField
           path="community.listed"
           label="Listed in community search"
-          checked={community.listed}
+          checked={community.listed ?? true}
           onChange={(listed) => set({ listed })}
         />
         <SaveBar

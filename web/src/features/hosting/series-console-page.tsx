@@ -46,15 +46,15 @@ function SeriesSettings({
           path={`${at}.description`}
           label="Description"
           multiline
-          value={draft.description}
+          value={draft.description ?? ''}
           onChange={(description) => set({ description })}
         />
         <ImageField
           path={`${at}.image`}
           label="Series image"
           kind="games"
-          value={draft.image}
-          onChange={(image) => set({ image })}
+          value={draft.image ?? undefined}
+          onChange={(image) => set({ image: image ?? null })}
         />
         <SaveBar
           save={save}
