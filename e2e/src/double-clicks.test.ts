@@ -1,5 +1,5 @@
 import type { SeasonInput } from '@hunch/contract';
-import type { Page, Request, Route } from 'playwright-core';
+import type { Dialog, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiWrite,
@@ -199,10 +199,21 @@ describe('a double click sends one request', () => {
     await input.fill('55');
     const puts = recordRequests(page, (r) => r.url().includes('/api/host/outcome') && r.method() === 'PUT');
     await slowDown(page, /\/api\/host\/outcome/, 1_500);
+    // A correction re-scores everyone, so it is asked first (each click asks; one PUT goes).
+    const asked: string[] = [];
+    const accept = (d: Dialog) => {
+      asked.push(d.message());
+      void d.accept();
+    };
+    page.on('dialog', accept);
     await main.getByRole('button', { name: 'Correct outcome', exact: true }).dblclick();
     await main.getByText('Saved.', { exact: true }).waitFor(WAIT);
     await page.waitForTimeout(500);
     expect(puts).toHaveLength(1);
+    page.off('dialog', accept);
+    expect(asked[0]).toMatch(
+      /^Change the outcome of question 1 from 40\b.* to 55\b.*\? [\d,]+ players? will be scored again\.$/,
+    );
     await saveScreenshot(page, 'double-click-corrected-outcome', false);
     await expect.poll(() => truth.first().textContent(), WAIT).toMatch(/^55\b/);
     await saveScreenshot(player.page, 'double-click-corrected-outcome-player', false);

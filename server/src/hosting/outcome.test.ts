@@ -334,6 +334,10 @@ describe.each(dbKinds)('restoring a voided pending question (%s)', (kind) => {
     expect(await audit()).toEqual(logged);
     const listed = (await g.host.get(`/api/host/games/${g.doc.community.endpoint}`)).json();
     expect(listed.games[0].questions[2]).toMatchObject({ outcome: 'pending', voided: true });
+    // Players are told no answer for it: not the crowd's median, which the host never gave.
+    const stats = (await g.players[0]!.client.get(`/api/question_stats/${g.uuid}`)).json();
+    expect(stats.stats[2]).toMatchObject({ correct_numbers: [], correct_choices: [] });
+    expect(stats.stats[2].n).toBeGreaterThan(0);
   });
 
   it('takes the outcome of the voided question, then restores it and re-scores with it', async () => {

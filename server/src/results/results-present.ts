@@ -79,8 +79,8 @@ function choiceCounts(q: QuestionRow, slots: ReadonlyMap<number, number> | undef
 
 /**
  * The truths (DESIGN §2), always from everyone's answers: a vote's favourite(s); a guess's top
- * choice(s) of its linked vote if it has one, else of the guesses; a predict's host outcome, else
- * the crowd median.
+ * choice(s) of its linked vote if it has one, else of the guesses; a predict's outcome: the host's,
+ * the crowd median, or none for a pending one voided before it was entered.
  */
 function truths(
   q: QuestionRow,
@@ -89,6 +89,9 @@ function truths(
   medians: ReadonlyMap<number, number>,
 ): Pick<QuestionStats, 'correct_choices' | 'correct_numbers'> {
   if (q.kind === 'predict') {
+    // A pending outcome never entered (the question was voided instead) has no truth: the median
+    // would be an answer the host never gave.
+    if (q.outcome_kind === 'pending' && q.outcome === null) return { correct_choices: [], correct_numbers: [] };
     const truth = q.outcome ?? medians.get(q.i);
     return { correct_choices: [], correct_numbers: truth === undefined ? [] : [truth] };
   }

@@ -6,7 +6,7 @@ import { numberText } from '../../shared/question-text';
 import { useSingleFlight } from '../../shared/single-flight';
 import { withLocalTimes } from '../../shared/time-text';
 import { putOutcome, useRefreshHost } from './host-api';
-import { outcomesOpen } from './host-text';
+import { outcomesOpen, plural } from './host-text';
 
 type HostQuestion = HostGame['questions'][number];
 
@@ -24,7 +24,21 @@ function outcomeText(q: HostQuestion, crowd: boolean): string {
  * One question's outcome and void: each change re-scores a scored game (hosting spec §3). A crowd
  * question's outcome is the median of its answers (the document says which): it can only be voided.
  */
-function OutcomeRow({ uuid, q, crowd }: { uuid: string; q: HostQuestion; crowd: boolean }) {
+function OutcomeRow({
+  uuid,
+  q,
+  crowd,
+  players,
+  scored,
+}: {
+  uuid: string;
+  q: HostQuestion;
+  crowd: boolean;
+  /** The game's players, whom a correction scores again. */
+  players: number;
+  /** The game is scored: a voided question restored must bring its outcome. */
+  scored: boolean;
+}) {
   const refresh = useRefreshHost();
   const [value, setValue] = useState(typeof q.outcome === 'number' ? String(q.outcome) : '');
   const sendOnce = useSingleFlight();
@@ -35,10 +49,21 @@ function OutcomeRow({ uuid, q, crowd }: { uuid: string; q: HostQuestion; crowd: 
   const n = q.i + 1;
   const inputId = `outcome-${q.i}`;
   const messageId = `outcome-${q.i}-message`;
-  const canEnter = q.kind === 'predict' && !crowd && !q.voided && q.slider;
+  // A voided question that never got its outcome takes one, so that it can be restored.
+  const missing = typeof q.outcome !== 'number';
+  const canEnter = q.kind === 'predict' && !crowd && (!q.voided || missing) && q.slider;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (value.trim() !== '') sendOnce(() => send.mutateAsync({ outcome: Number(value) }));
+    if (value.trim() === '') return;
+    const outcome = Number(value);
+    // A correction re-scores every player at once: asked first, as a void is.
+    const asked =
+      missing ||
+      outcome === q.outcome ||
+      window.confirm(
+        `Change the outcome of question ${n} from ${numberText(q.outcome as number, q.slider?.unit)} to ${numberText(outcome, q.slider?.unit)}? ${plural(players, 'player')} will be scored again.`,
+      );
+    if (asked) sendOnce(() => send.mutateAsync({ outcome }));
   };
   return (
     <li className="host-outcome">
@@ -46,7 +71,9 @@ function OutcomeRow({ uuid, q, crowd }: { uuid: string; q: HostQuestion; crowd: 
         <strong>Question {n}</strong> · {q.text}
       </p>
       <p className={q.voided ? 'host-state host-voided' : 'note'}>
-        {q.voided ? 'Voided: scores 0 for everyone' : outcomeText(q, crowd)}
+        {q.voided
+          ? `Voided: scores 0 for everyone${canEnter && scored ? '. To restore it, enter its outcome first.' : ''}`
+          : outcomeText(q, crowd)}
       </p>
       {canEnter && q.slider && (
         <form onSubmit={submit}>
@@ -108,7 +135,14 @@ export function OutcomesPanel({ game, questions }: { game: HostGame; questions: 
       {outcomesOpen(game.state) ? (
         <ol className="host-outcomes">
           {game.questions.map((q) => (
-            <OutcomeRow key={q.i} uuid={game.uuid} q={q} crowd={isCrowd(questions[q.i])} />
+            <OutcomeRow
+              key={q.i}
+              uuid={game.uuid}
+              q={q}
+              crowd={isCrowd(questions[q.i])}
+              players={game.participants}
+              scored={game.state === 'complete'}
+            />
           ))}
         </ol>
       ) : (
