@@ -100,6 +100,10 @@ describe('accounts and communities: a new user', () => {
   screen('register: username checked live after the 1 s pause', async () => {
     expect(await signUp().isDisabled()).toBe(true);
     const field = form().getByLabel('Username', { exact: true });
+    // Still in the tab order, and pressed early it takes the keyboard to the field that waits.
+    await signUp().focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement), WAIT).toBe(true);
     await field.pressSequentially('abc', { delay: 30 });
     // Debounced: right after typing nothing is said yet (only checked if we really are quick).
     const typed = Date.now();
@@ -290,6 +294,11 @@ describe('accounts and communities: a new user', () => {
   });
 
   screen('community page, logged out: links to login with returnto', async () => {
+    // A shared game's link, logged out: the play area is closed (spec §2), its community page open.
+    await page.goto(`/play/the-movie-buffs/any-series/${crypto.randomUUID()}`);
+    await page.waitForURL((url) => url.pathname === '/communities/the-movie-buffs');
+    await page.goto('/play/current');
+    await page.waitForURL((url) => url.pathname === '/communities/search');
     await page.goto('/communities/the-movie-buffs');
     const toLogin = page.getByRole('link', { name: 'Log in to join the Movie Buffs', exact: true });
     await checkScreen(page, 'community-visitor');
@@ -305,6 +314,8 @@ describe('accounts and communities: a new user', () => {
     await login().getByRole('button', { name: 'Log In', exact: true }).click();
     const failure = page.getByText('Incorrect username or password', { exact: true });
     await failure.waitFor();
+    // The keyboard stays where it was, not back at the top of the page.
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Log In');
     expect(pathname()).toBe('/login');
     expect(await tint(failure)).toBe('pink');
     // Spec §2/§8: "the server text in a pink heading". Soft, so the rest of the journey still runs.

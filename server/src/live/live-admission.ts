@@ -10,6 +10,7 @@ import { accountChanged } from '../platform/sessions';
 import { playerStanding } from './live-queries';
 import { representationRefusal } from './live-refusals';
 import type { LiveScheduleCache } from './live-schedule';
+import type { PlayerSockets } from './player-sockets';
 
 export interface LiveSocketData {
   userId: number;
@@ -37,6 +38,15 @@ export type LiveSocket = Socket<
   LiveSocketData
 >;
 
+/**
+ * Live sockets one player may hold in a process, over every game: a few tabs, and a socket or two
+ * of a dropped connection not yet noticed as gone. The benchmark's players hold one each.
+ */
+export const LIVE_SOCKETS_PER_PLAYER = 8;
+
+export const TOO_MANY_LIVE_TABS =
+  'This account has too many live games open: close another tab and try again';
+
 /** Resolves the logged-in user of a socket handshake, and its session's key, from its session cookie. */
 export type HandshakeSession = (
   cookieHeader: string | undefined,
@@ -51,12 +61,18 @@ export function liveAdmission(
   ctx: AppContext,
   schedules: LiveScheduleCache,
   handshakeSession: HandshakeSession,
+  players: PlayerSockets<LiveSocket>,
 ) {
   return async (socket: LiveSocket, next: (refusal?: Error) => void) => {
+    let reserved: number | null = null;
     try {
       const signedIn = await handshakeSession(socket.request.headers.cookie);
       if (signedIn === null) return next(new Error('Log in to play'));
       const { userId, session } = signedIn;
+      // Before anything else is looked up: one account's thousands of sockets in a game had each
+      // question sent to it thousands of times, and their handshakes held other players' calls.
+      if (!players.reserve(userId, LIVE_SOCKETS_PER_PLAYER)) return next(new Error(TOO_MANY_LIVE_TABS));
+      reserved = userId;
       const gameId = socket.nsp.name.slice('/game/'.length);
       const info = await schedules.get(gameId);
       if (!info) return next(new Error('No such live game'));
@@ -98,6 +114,9 @@ export function liveAdmission(
       next();
     } catch {
       next(new Error('The game is not available right now'));
+    } finally {
+      // next() has run: a refused socket is gone, an admitted one is added on its connection.
+      if (reserved !== null) players.admitted(reserved);
     }
   };
 }

@@ -124,7 +124,7 @@ export function registerLiveNamespace(
     );
   }
 
-  parent.use(countedSockets(liveAdmission(ctx, schedules, handshakeSession)));
+  parent.use(countedSockets(liveAdmission(ctx, schedules, handshakeSession, players)));
 
   // The handlers below serve every socket (socket.io calls them with the socket as `this`): a
   // closure each per player, with their context and a probe timer, cost ~2 KB of heap a player

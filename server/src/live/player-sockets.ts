@@ -13,6 +13,28 @@ export interface PlayerSocket {
  */
 export class PlayerSockets<S extends PlayerSocket> {
   private readonly byUser = new Map<number, S | Set<S>>();
+  /** Admissions in flight per player: only while a handshake is checked, so no heap per player. */
+  private readonly admitting = new Map<number, number>();
+
+  /**
+   * Holds a place for a socket of this player being admitted, unless they hold `max` here already,
+   * connected or being admitted. Each true is given back with `admitted`.
+   */
+  reserve(userId: number, max: number): boolean {
+    const known = this.byUser.get(userId);
+    const connected = known === undefined ? 0 : known instanceof Set ? known.size : 1;
+    const inFlight = this.admitting.get(userId) ?? 0;
+    if (connected + inFlight >= max) return false;
+    this.admitting.set(userId, inFlight + 1);
+    return true;
+  }
+
+  /** The admission `reserve` held a place for is over: refused, or its socket is added. */
+  admitted(userId: number): void {
+    const n = this.admitting.get(userId) ?? 0;
+    if (n <= 1) this.admitting.delete(userId);
+    else this.admitting.set(userId, n - 1);
+  }
 
   add(socket: S): void {
     const userId = socket.data.userId;

@@ -2,6 +2,7 @@ import { DATA_NAMESPACE, gameNamespace } from '@hunch/contract';
 import { Manager } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { LIVE_SOCKETS_PER_PLAYER, TOO_MANY_LIVE_TABS } from '../live/live-admission';
 import { makeGame } from '../test/factories';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
@@ -61,10 +62,12 @@ describe.each(dbKinds)('sockets per connection (%s)', (kind) => {
   /** More live games of the same community, for a page that would hold several at once. */
   const others: string[] = [];
   let cookie = '';
+  let community = '';
   beforeAll(async () => {
     server = await startLiveTestServer(kind);
     const game = await makeGame(server.ctx.db, new Date(), { synchronous: true });
     uuid = game.uuid;
+    community = game.community.endpoint;
     for (let i = 0; i < SOCKETS_PER_CONNECTION_MAX; i++) {
       const other = await makeGame(server.ctx.db, new Date(), {
         synchronous: true,
@@ -118,6 +121,41 @@ describe.each(dbKinds)('sockets per connection (%s)', (kind) => {
     manager.socket(gameNamespace(others.at(-1)!)).connect();
     await closed;
     expect(await serves()).toBe(200);
+  });
+
+  it(`admits ${LIVE_SOCKETS_PER_PLAYER} live sockets of one player over many connections, then refuses, counting those opening at once`, async () => {
+    const managers: Manager[] = [];
+    const connection = () => {
+      const manager = playerManager();
+      managers.push(manager);
+      return manager;
+    };
+    try {
+      // All at once, as a flood sends them: the handshakes in flight are counted too.
+      const first = await Promise.all(
+        Array.from({ length: LIVE_SOCKETS_PER_PLAYER + 6 }, () => openOn(connection(), gameNamespace(uuid))),
+      );
+      expect(first.filter((r) => r === true)).toHaveLength(LIVE_SOCKETS_PER_PLAYER);
+      expect(new Set(first.filter((r) => r !== true))).toEqual(new Set([TOO_MANY_LIVE_TABS]));
+      // Another player is not held back; and a tab closed makes room for another.
+      const other = await registerOverHttp(server.url);
+      await other.call('PUT', `/api/community_membership/${community}`);
+      const theirs = new Manager(server.url, {
+        transports: ['websocket'],
+        reconnection: false,
+        autoConnect: false,
+        extraHeaders: { cookie: other.cookie() },
+      });
+      managers.push(theirs);
+      expect(await openOn(theirs, gameNamespace(uuid))).toBe(true);
+      const open = managers[first.indexOf(true)]!;
+      const closed = new Promise<void>((resolve) => open.on('close', () => resolve()));
+      open.engine.close();
+      await closed;
+      await expect.poll(() => openOn(connection(), gameNamespace(uuid)), { timeout: 5_000 }).toBe(true);
+    } finally {
+      for (const m of managers) m.engine?.close();
+    }
   });
 
   it('refuses long-polling, which our clients never use (decision 007)', async () => {

@@ -30,7 +30,7 @@ const QuestionBreakdown = lazy(async () => ({
 
 /** The pages a logged-out visitor may not see: the check runs before the page's chunk is needed. */
 const loggedIn = (
-  <RequireLogin redirectTo="/communities">
+  <RequireLogin>
     <Outlet />
   </RequireLogin>
 );

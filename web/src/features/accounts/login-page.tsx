@@ -89,7 +89,12 @@ export function LoginPage() {
               onChange={(e) => setPassword(e.target.value)}
             />
           </div>
-          <button className="button button-primary button-block" type="submit" disabled={login.isPending}>
+          {/* aria-disabled, not disabled: a disabled button drops the focus to the page's top. */}
+          <button
+            className="button button-primary button-block"
+            type="submit"
+            aria-disabled={login.isPending}
+          >
             Log In
           </button>
         </form>

@@ -74,7 +74,12 @@ export function RegisterPage() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!allConfirmed) return;
+    if (!allConfirmed) {
+      // Sign Up stays in the tab order (aria-disabled): pressed early, it shows the field that waits.
+      const fields = [...event.currentTarget.querySelectorAll<HTMLInputElement>('input[required]')];
+      fields.find((f) => f.getAttribute('aria-invalid') === 'true' || f.value === '')?.focus();
+      return;
+    }
     const form = registrationForm({ username, password, email, zipcode, dob, gender, image });
     sendOnce(() => signUp.mutateAsync(form));
   };
@@ -175,11 +180,17 @@ export function RegisterPage() {
           <button
             className="button button-primary button-block"
             type="submit"
-            disabled={!allConfirmed || signUp.isPending}
+            aria-disabled={!allConfirmed || signUp.isPending}
             aria-busy={signUp.isPending}
+            aria-describedby={allConfirmed ? undefined : `${id}-sign-up-waits`}
           >
             Sign Up
           </button>
+          {!allConfirmed && (
+            <p className="visually-hidden" id={`${id}-sign-up-waits`}>
+              Opens once every field above is filled in and checked.
+            </p>
+          )}
         </form>
       </section>
     </>
