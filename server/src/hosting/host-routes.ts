@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import {
   httpRoutes,
   type SeasonImportResult,
@@ -61,6 +62,9 @@ async function seasonSource(request: FastifyRequest): Promise<SeasonSource> {
     if (part.file.truncated)
       throw new HttpError(413, `The .zip is too large (${BUNDLE_LIMITS.maxBytes / 1024 / 1024} MB at most)`);
     if (looksLikeZip(bytes)) return { kind: 'zip', bytes };
+    // A picture or a PDF chosen by mistake would be read as YAML and refused for its first line.
+    if (!isUtf8(bytes) || bytes.includes(0))
+      throw new HttpError(400, 'This file is not a season: choose a .zip, .yaml or .json file');
     // A season file sent on its own in the form: its name tells JSON from YAML.
     return {
       kind: 'text',

@@ -189,6 +189,20 @@ describe.each(dbKinds)('importing a .zip bundle (%s)', (kind) => {
     expect(await contentCounts(t.ctx.db)).toEqual(before);
   });
 
+  it('says a picture or any other binary chosen in the form is not a season, not where its YAML broke', async () => {
+    for (const bytes of [
+      await pngBytes(20, 20),
+      await jpegBytes(),
+      Buffer.from([0x25, 0x50, 0x44, 0x46, 0, 1]),
+    ]) {
+      const res = await postBundle(admin, bytes, { dryRun: true });
+      expect([res.statusCode, res.body]).toEqual([
+        400,
+        'This file is not a season: choose a .zip, .yaml or .json file',
+      ]);
+    }
+  });
+
   it('takes a raw application/zip body too, and a dry run of it stores no picture', async () => {
     const doc = illustrated(future());
     // Pictures of their own, so no earlier import stored them.
