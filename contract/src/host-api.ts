@@ -20,6 +20,8 @@ export const hostedCommunitySchema = z.object({
       open: z.string(),
       standby: z.string(),
       complete: z.string(),
+      /** Its own outcomes still to enter (the community's are in `waiting`). */
+      pending: z.number().int(),
     })
     .nullable(),
   /** What waits for a host: pending predict outcomes of games past standby. */

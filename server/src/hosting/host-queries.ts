@@ -81,7 +81,8 @@ interface HostedRow {
 
 /**
  * The communities a user hosts (`userId` null: every community, for admins), each with its next
- * game (the earliest not yet complete) and the outcomes waiting to be entered.
+ * game (the earliest not yet complete) and the outcomes waiting to be entered; those with some
+ * waiting come first, then by name, geo-groups last.
  */
 export async function hostedCommunities(
   db: Queryable,
@@ -107,6 +108,8 @@ export async function hostedCommunities(
       ORDER BY (c.kind = 'geo'), lower(c.name)`,
     [userId, now],
   );
+  // Those with outcomes to enter first (a stable sort keeps the name order within each part).
+  rows.sort((a, b) => Number(b.pending > 0) - Number(a.pending > 0));
   return rows.map((r) => ({
     endpoint: r.endpoint,
     name: r.name,
@@ -132,6 +135,7 @@ export async function hostedCommunities(
             open: new Date(r.next_open!).toISOString(),
             standby: new Date(r.next_standby!).toISOString(),
             complete: new Date(r.next_complete!).toISOString(),
+            pending: r.next_pending ?? 0,
           },
     waiting: { outcomes: r.pending },
   }));

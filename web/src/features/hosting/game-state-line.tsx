@@ -11,8 +11,8 @@ export function GameStateLine({
 }: {
   state: GameState;
   schedule: { open: string; standby: string; complete: string };
-  /** Outcomes still to enter; null when some may be but their number is not known. */
-  pending?: number | null;
+  /** Outcomes still to enter. */
+  pending?: number;
   live?: boolean;
 }) {
   const { text, at } = stateTime(state, schedule, { pending, live });

@@ -13,8 +13,10 @@ import { waitingText } from './host-text';
 import { SaveBar, useSeasonSave } from './save-bar';
 
 function CommunityRow({ c }: { c: HostedCommunity }) {
-  const waiting = waitingText(c.waiting);
   const next = c.next_game;
+  // The next game's line names its own outcomes to enter: the community's count only when it says more.
+  const waiting =
+    c.waiting.outcomes > (next?.state === 'results' ? next.pending : 0) ? waitingText(c.waiting) : null;
   return (
     <li className="card host-row">
       <SafeImg className="host-row-image" src={communityImageUrl(c.image)} alt="" loading="lazy" />
@@ -28,12 +30,7 @@ function CommunityRow({ c }: { c: HostedCommunity }) {
         {next ? (
           <p>
             Next: <Link to={hostGamePath(c.endpoint, next.series, next.uuid)}>{next.name}</Link>{' '}
-            <GameStateLine
-              state={next.state}
-              schedule={next}
-              // Only the community's count is known: a game in results waits for some of them or none.
-              pending={c.waiting.outcomes > 0 ? null : 0}
-            />
+            <GameStateLine state={next.state} schedule={next} pending={next.pending} />
           </p>
         ) : (
           <p className="note">No game scheduled.</p>

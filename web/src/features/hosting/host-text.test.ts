@@ -71,10 +71,6 @@ describe('host console texts', () => {
       text: '· 1 outcome to enter',
       at: null,
     });
-    expect(stateTime('results', schedule, { pending: null })).toEqual({
-      text: '· outcomes to enter',
-      at: null,
-    });
     expect(stateTime('results', schedule)).toEqual({ text: '· being scored', at: null });
     expect(stateTime('complete', schedule)).toEqual({ text: 'completed', at: schedule.complete });
   });

@@ -25,13 +25,12 @@ export const HOST_STATE_TEXT: Record<GameState, string> = {
 /**
  * The one time that matters for where a game stands, for hosts: when a closed game opens, when an
  * open one closes (a live one starts), when results come, what a game in results waits for, when
- * a complete one completed. `pending` is its number of outcomes to enter; null when it is not
- * known but some may be (the console home knows only its community's count).
+ * a complete one completed. `pending` is its number of outcomes to enter.
  */
 export function stateTime(
   state: GameState,
   schedule: { open: string; standby: string; complete: string },
-  { pending = 0, live = false }: { pending?: number | null; live?: boolean } = {},
+  { pending = 0, live = false }: { pending?: number; live?: boolean } = {},
 ): { text: string; at: string | null } {
   switch (state) {
     case 'closed':
@@ -42,7 +41,6 @@ export function stateTime(
       return { text: live ? 'ends' : 'results at', at: schedule.complete };
     // After the label 'Waiting for results': what they wait for, not the same words again.
     case 'results':
-      if (pending === null) return { text: '· outcomes to enter', at: null };
       return pending > 0
         ? { text: `· ${plural(pending, 'outcome')} to enter`, at: null }
         : { text: '· being scored', at: null };
