@@ -132,16 +132,21 @@ async function memberOf(db: Queryable, userId: number, endpoint: string): Promis
   return rows[0]?.id ?? null;
 }
 
-const onStep = (x: number, min: number, step: number) => {
-  const k = (x - min) / step;
-  return Math.abs(k - Math.round(k)) < 1e-6;
+/** x on the slider's step (within a millionth of one, for decimal steps), else null. */
+const onStep = (x: number, min: number, step: number): number | null => {
+  const k = Math.round((x - min) / step);
+  if (Math.abs((x - min) / step - k) >= 1e-6) return null;
+  return Number((min + k * step).toFixed(6));
 };
 
-/** Checks an answer against its question: a listed choice, or a number in range and on the step. */
-export function validateAnswer(
+/**
+ * Checks an answer against its question: a listed choice, or a number in range and on the step.
+ * Returns it as it is stored: a number within a millionth of a step of one is that step exactly.
+ */
+export function validateAnswer<A extends Pick<AnswerPayload, 'choice_i' | 'number_answer'>>(
   question: QuestionItem | undefined,
-  answer: Pick<AnswerPayload, 'choice_i' | 'number_answer'>,
-) {
+  answer: A,
+): A {
   if (!question) throw new HttpError(400, 'This game has no such question');
   if (question.type === 'predict') {
     const s = question.question.slider!;
@@ -149,10 +154,11 @@ export function validateAnswer(
       throw new HttpError(400, 'Answer this question with a number');
     }
     const x = answer.number_answer;
-    if (x < s.min || x > s.max || !onStep(x, s.min, s.step)) {
+    const stepped = x < s.min || x > s.max ? null : onStep(x, s.min, s.step);
+    if (stepped === null) {
       throw new HttpError(400, `The number must be between ${s.min} and ${s.max} in steps of ${s.step}`);
     }
-    return;
+    return stepped === x ? answer : { ...answer, number_answer: stepped };
   }
   if (
     answer.choice_i === null ||
@@ -161,6 +167,7 @@ export function validateAnswer(
   ) {
     throw new HttpError(400, 'Choose one of the answers');
   }
+  return answer;
 }
 
 /**

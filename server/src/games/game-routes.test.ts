@@ -116,6 +116,12 @@ describe.each(dbKinds)('games API on %s', (kind) => {
       ).statusCode,
     ).toBe(404);
     expect(Object.keys((await c.get(`/api/participation/${g.uuid}`)).json().answers)).toEqual([]);
+    // A hair off a step (a float sum on the client) is taken as that step, and stored as it.
+    const near = await c.put(`/api/answer/${g.seriesEndpoint}/${g.uuid}`, {
+      json: { question_i: 2, choice_i: null, number_answer: 27.0000001 },
+    });
+    expect([near.statusCode, near.json().number_answer]).toEqual([200, 27]);
+    expect((await c.get(`/api/participation/${g.uuid}`)).json().answers['2'].number_answer).toBe(27);
   });
 
   it('lets only members of the game’s community enter, and only while open', async () => {

@@ -77,12 +77,12 @@ export function gameRoutes(app: FastifyInstance, ctx: AppContext): void {
       throw new HttpError(403, `You do not represent ${name} in this game`);
     }
     const questions = await loadQuestions(db, game.uuid);
-    validateAnswer(
+    const checked = validateAnswer(
       questions.find((q) => q.i === answer.question_i),
       answer,
     );
     // The entry may have gone since it was read (a leave from another tab): refused the same way.
-    if (!(await saveAnswer(db, entry.id, answer))) throw notEntered();
-    return { choice_i: answer.choice_i, number_answer: answer.number_answer };
+    if (!(await saveAnswer(db, entry.id, checked))) throw notEntered();
+    return { choice_i: checked.choice_i, number_answer: checked.number_answer };
   });
 }

@@ -241,14 +241,14 @@ export function registerLiveNamespace(
     if (!answerInTime(info.schedule, answer.question_i, receivedAt, roundTripMs(socket) / 2)) {
       return { ok: false, error: notInTime(info.schedule, answer.question_i, receivedAt) };
     }
-    validateAnswer(
+    const checked = validateAnswer(
       info.questions.find((q) => q.i === answer.question_i),
       answer,
     );
     try {
       const stored = await batcher.add(
         participationId,
-        answer,
+        checked,
         answeredAt(receivedAt, roundTripMs(socket) / 2),
       );
       return { ok: true, answer: stored };

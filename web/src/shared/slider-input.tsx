@@ -34,7 +34,9 @@ export function SliderInput({
   const unit = slider.unit ? ` ${slider.unit}` : '';
   return (
     <div className={untouched ? 'slider-field is-untouched' : 'slider-field'}>
-      <output className="slider-value" htmlFor={`slider-${question.i}`} aria-live="polite">
+      {/* Not a live region (an output is one by default): the slider itself says its value, with
+          aria-valuetext, and screen readers read each step twice. */}
+      <output className="slider-value" htmlFor={`slider-${question.i}`} aria-live="off">
         {value.toLocaleString('en-US')}
         <span className="slider-unit">{unit}</span>
       </output>
