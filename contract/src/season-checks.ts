@@ -1,5 +1,5 @@
-import type { SeasonParts } from './season-parts';
-import { choiceText, type SeasonGame, type SeasonProblem } from './season-schema';
+import type { GameParts, SeasonParts } from './season-parts';
+import { choiceText, type SeasonProblem } from './season-schema';
 
 /**
  * A game whose standby is its open time: a window of no time, which nobody can enter. Refused for
@@ -10,26 +10,32 @@ export const noTimeToEnter = (synchronous: boolean) =>
     ? 'The lobby must open before the game starts, so that players can join it'
     : 'Submissions must stay open for some time: they close the moment they open';
 
-/** The rules one game breaks within itself: schedule order, teams, choices, linked votes, outcomes. */
-function gameProblems(game: SeasonGame, path: (string | number)[]): SeasonProblem[] {
+/**
+ * The rules one game breaks within itself: schedule order, teams, choices, linked votes, outcomes.
+ * Of a game that does not parse whole, the parts that do (its shape's problems are told apart).
+ */
+function gameProblems(game: GameParts, path: (string | number)[]): SeasonProblem[] {
   const problems: SeasonProblem[] = [];
   const at = (p: (string | number)[], message: string) => problems.push({ path: p.join('.'), message });
-  const open = Date.parse(game.schedule.open);
-  const standby = Date.parse(game.schedule.standby);
-  const complete = Date.parse(game.schedule.complete);
-  // In the words the game's page and the console use for its schedule (a live game's standby is
-  // when it starts; any other game's, when its submissions close).
-  const [early, late] = game.synchronous
-    ? ['The game must not start before its lobby opens', 'The game must not end before it starts']
-    : ['Submissions must not close before they open', 'Results must not come before submissions close'];
-  if (standby < open) at([...path, 'schedule', 'standby'], early);
-  if (complete < standby) at([...path, 'schedule', 'complete'], late);
+  if (game.schedule && game.synchronous !== undefined) {
+    const open = Date.parse(game.schedule.open);
+    const standby = Date.parse(game.schedule.standby);
+    const complete = Date.parse(game.schedule.complete);
+    // In the words the game's page and the console use for its schedule (a live game's standby is
+    // when it starts; any other game's, when its submissions close).
+    const [early, late] = game.synchronous
+      ? ['The game must not start before its lobby opens', 'The game must not end before it starts']
+      : ['Submissions must not close before they open', 'Results must not come before submissions close'];
+    if (standby < open) at([...path, 'schedule', 'standby'], early);
+    if (complete < standby) at([...path, 'schedule', 'complete'], late);
+  }
   const teams = new Set<string>();
-  for (const [ti, team] of game.subcommunities.entries()) {
+  for (const [ti, team] of (game.subcommunities ?? []).entries()) {
     if (teams.has(team)) at([...path, 'subcommunities', ti], `${team} is listed twice`);
     teams.add(team);
   }
   for (const [qi, q] of game.questions.entries()) {
+    if (q === null) continue;
     const qpath = [...path, 'questions', qi];
     if (q.kind === 'predict') {
       if (typeof q.outcome === 'number' && (q.outcome < q.slider.min || q.outcome > q.slider.max))
@@ -46,7 +52,9 @@ function gameProblems(game: SeasonGame, path: (string | number)[]): SeasonProble
     }
     if (q.kind === 'guess' && q.linked_vote !== undefined) {
       const linked = game.questions[q.linked_vote - 1];
-      if (!linked) at([...qpath, 'linked_vote'], `This game has no question ${q.linked_vote}`);
+      if (linked === undefined) at([...qpath, 'linked_vote'], `This game has no question ${q.linked_vote}`);
+      // A question that does not parse is reported by its shape; what follows from it is not.
+      else if (linked === null) continue;
       else if (linked.kind !== 'vote')
         at([...qpath, 'linked_vote'], `Question ${q.linked_vote} is a ${linked.kind}, not a vote`);
       // Points count the vote's answers per choice index: both must offer the same choices.
@@ -85,21 +93,29 @@ export function seasonProblems(parts: SeasonParts): SeasonProblem[] {
   }
 
   const seriesSeen = new Set<string>();
-  for (const { index: si, fields, games } of parts.series) {
+  for (const { index: si, fields, games, brokenGames } of parts.series) {
     if (fields && seriesSeen.has(fields.endpoint))
       at(['series', si, 'endpoint'], `Another series of this file has the endpoint ${fields.endpoint}`);
     if (fields) seriesSeen.add(fields.endpoint);
     const keys = new Set<string>();
     const standbys = new Map<number, string>();
-    for (const { index: gi, game } of games) {
+    // Whole games and those read in parts, in the document's order.
+    const all: { index: number; game: GameParts }[] = [...games, ...brokenGames].sort(
+      (a, b) => a.index - b.index,
+    );
+    for (const { index: gi, game } of all) {
       const path = ['series', si, 'games', gi];
-      if (keys.has(game.key)) at([...path, 'key'], `Another game of this series has the key ${game.key}`);
-      keys.add(game.key);
-      const standby = Date.parse(game.schedule.standby);
-      const clash = standbys.get(standby);
-      if (clash !== undefined)
-        at([...path, 'schedule', 'standby'], `Game ${clash} of this series has the same standby time`);
-      standbys.set(standby, game.key);
+      if (game.key !== undefined) {
+        if (keys.has(game.key)) at([...path, 'key'], `Another game of this series has the key ${game.key}`);
+        keys.add(game.key);
+      }
+      if (game.schedule && game.key !== undefined) {
+        const standby = Date.parse(game.schedule.standby);
+        const clash = standbys.get(standby);
+        if (clash !== undefined)
+          at([...path, 'schedule', 'standby'], `Game ${clash} of this series has the same standby time`);
+        standbys.set(standby, game.key);
+      }
       problems.push(...gameProblems(game, path));
     }
   }

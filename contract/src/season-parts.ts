@@ -1,4 +1,10 @@
-import { type Season, type SeasonGame, type SeasonSeries, seasonPartSchemas } from './season-schema';
+import {
+  type Season,
+  type SeasonGame,
+  type SeasonQuestion,
+  type SeasonSeries,
+  seasonPartSchemas,
+} from './season-schema';
 
 export type SeasonCommunity = Season['community'];
 export type SeasonSeriesFields = Omit<SeasonSeries, 'games'>;
@@ -19,6 +25,19 @@ export interface SeasonParts {
   series: SeriesParts[];
 }
 
+/**
+ * What the checks within a game read of it: a whole game, or the fields and questions of one that
+ * does not parse whole, each read on its own. A question that does not parse is null: the checks
+ * that would lean on it (a guess linked to it) are skipped, as its shape is reported.
+ */
+export interface GameParts {
+  key?: string;
+  synchronous?: boolean;
+  schedule?: SeasonGame['schedule'];
+  subcommunities?: string[];
+  questions: readonly (SeasonQuestion | null)[];
+}
+
 export interface SeriesParts {
   /** Its index in the document's series. */
   index: number;
@@ -26,6 +45,8 @@ export interface SeriesParts {
   fields?: SeasonSeriesFields;
   /** The games that parse, each with its index in the series. */
   games: { index: number; game: SeasonGame }[];
+  /** The games that do not parse whole, read in parts, so that one pass reports every problem. */
+  brokenGames: { index: number; game: GameParts }[];
   /**
    * The key of every game the series lists, whether the game parses or not; undefined when one
    * cannot be read (nor then which stored games the file leaves out).
@@ -43,6 +64,7 @@ export function partsOfSeason(season: Season): SeasonParts {
       index,
       fields,
       games: games.map((game, gi) => ({ index: gi, game })),
+      brokenGames: [],
       keys: games.map((g) => g.key),
     })),
   };
@@ -54,20 +76,48 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 /** A field the document itself holds (never one inherited, like `constructor`). */
 const own = (v: unknown, key: string): unknown => (isRecord(v) && Object.hasOwn(v, key) ? v[key] : undefined);
 
+/** The parts of a game that does not parse whole, each read on its own. */
+function readGameParts(raw: unknown): GameParts {
+  const part = <T>(
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+    key: string,
+  ) => {
+    const read = schema.safeParse(own(raw, key));
+    return read.success ? read.data : undefined;
+  };
+  const questions = own(raw, 'questions');
+  return {
+    key: part(seasonPartSchemas.gameKey, 'key'),
+    synchronous: part(seasonPartSchemas.synchronous, 'synchronous'),
+    schedule: part(seasonPartSchemas.schedule, 'schedule'),
+    subcommunities: part(seasonPartSchemas.subcommunities, 'subcommunities'),
+    questions: Array.isArray(questions)
+      ? questions.map((q: unknown) => {
+          const read = seasonPartSchemas.question.safeParse(q);
+          return read.success ? read.data : null;
+        })
+      : [],
+  };
+}
+
 function readSeries(raw: unknown, index: number): SeriesParts {
-  if (!isRecord(raw)) return { index, games: [] };
+  if (!isRecord(raw)) return { index, games: [], brokenGames: [] };
   const { games: rawGames = [], ...rest } = raw;
   const fields = seasonPartSchemas.seriesFields.safeParse(rest);
   const list = Array.isArray(rawGames) ? rawGames : [];
-  const games = list.flatMap((g: unknown, gi) => {
+  const games: SeriesParts['games'] = [];
+  const brokenGames: SeriesParts['brokenGames'] = [];
+  for (const [gi, g] of list.entries()) {
     const game = seasonPartSchemas.game.safeParse(g);
-    return game.success ? [{ index: gi, game: game.data }] : [];
-  });
+    if (game.success) games.push({ index: gi, game: game.data });
+    else if (isRecord(g)) brokenGames.push({ index: gi, game: readGameParts(g) });
+  }
   const keys = list.map((g: unknown) => own(g, 'key'));
   return {
     index,
     ...(fields.success && { fields: fields.data }),
     games,
+    brokenGames,
     ...(Array.isArray(rawGames) && keys.every((k) => typeof k === 'string') && { keys: keys as string[] }),
   };
 }

@@ -219,6 +219,12 @@ export const seasonPartSchemas = {
   group: groupSchema,
   seriesFields: seriesSchema.omit({ games: true }),
   game: gameSchema,
+  // A game that does not parse whole is read field by field and question by question.
+  gameKey: gameSchema.shape.key,
+  synchronous: gameSchema.shape.synchronous,
+  schedule: gameSchema.shape.schedule,
+  subcommunities: gameSchema.shape.subcommunities,
+  question: questionSchema,
 };
 
 /** A season document as written (defaults optional). */

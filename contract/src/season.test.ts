@@ -253,10 +253,31 @@ describe('season documents', () => {
       'community.endpoint',
       'category_groups.Outdoors.0',
       'series.0.games.1.key',
+      // Missing, where the game's mapping starts.
       'series.0.games.2.schedule',
+      // A game that does not parse is read in parts: its key is the first game's again.
+      'series.0.games.2.key',
       'series.0.games.2.questions',
       'series.1.endpoint',
       'series.2.name',
+    ]);
+  });
+
+  it("checks a game that does not parse within itself too: every problem of a host's file in one answer", () => {
+    const d = valid() as Loose;
+    const g = game(d);
+    q(d, 2).slider.max = -5; // the shape: the game does not parse whole
+    g.schedule.complete = g.schedule.open;
+    q(d, 0).choices = ['A', 'A', 'B'];
+    q(d, 1).linked_vote = 9;
+    d.series[0].games.push({ ...shift(game(valid()), 1), key: g.key });
+    const problems = parseSeason(JSON.parse(JSON.stringify(d))).problems.map((p) => [p.path, p.message]);
+    expect(problems).toEqual([
+      ['series.0.games.0.schedule.complete', 'Results must not come before submissions close'],
+      ['series.0.games.0.questions.0.choices.1', 'Choice A is listed twice'],
+      ['series.0.games.0.questions.1.linked_vote', 'This game has no question 9'],
+      ['series.0.games.0.questions.2.slider.max', expect.any(String)],
+      ['series.0.games.1.key', 'Another game of this series has the key week-1'],
     ]);
   });
 

@@ -55,7 +55,9 @@ describe.each(dbKinds)('season import: every problem in one answer (%s)', (kind)
     first.subcommunities = ['nowhere-land'];
     first.image = 'missing.jpg';
     second.questions[3].slider.step = 'half';
-    // Not reported: a game that does not parse is reported only by its shape.
+    // A game that does not parse is still checked within itself, on the parts that do (spec §4:
+    // every problem in one answer); against the database only once it parses.
+    second.schedule.complete = first.schedule.open;
     second.subcommunities = ['nowhere-else'];
     expectProblems(await refused(doc), [
       ['community.categories.1', /listed twice/],
@@ -63,6 +65,7 @@ describe.each(dbKinds)('season import: every problem in one answer (%s)', (kind)
       ['category_groups.Elsewhere.0', /also in group Test sports/],
       ['series.0.games.0.subcommunities.0', 'No community has the endpoint nowhere-land'],
       ['series.0.games.0.image', /No uploaded image named missing\.jpg/],
+      ['series.0.games.1.schedule.complete', 'Results must not come before submissions close'],
       ['series.0.games.1.questions.3.slider.step', 'Expected a number'],
     ]);
   });
