@@ -11,6 +11,7 @@ import {
   newGame,
   nextKey,
   removeQuestion,
+  replaceQuestion,
   withGame,
   withKind,
 } from './season-edit';
@@ -75,6 +76,24 @@ describe('season edits: linked votes follow their question', () => {
     const added = addQuestion(base, 'predict');
     expect(links(added)).toEqual([...links(base), '']);
     expect(added.questions[4]).toMatchObject({ kind: 'predict', outcome: 'pending', secs_to_answer: 20 });
+  });
+
+  it("a vote's choices changed: the guesses linked to it follow, others stay, and the file checks", () => {
+    const renamed = { ...vote('v1'), choices: [{ text: 'A' }, { text: 'Soup' }, { text: 'C' }] };
+    const after = replaceQuestion(base, 0, renamed);
+    const texts = (q: SeasonQuestion | undefined) =>
+      q && q.kind !== 'predict' ? q.choices.map((c) => (typeof c === 'string' ? c : c.text)) : [];
+    expect(texts(after.questions[1])).toEqual(['A', 'Soup', 'C']);
+    expect(texts(after.questions[3])).toEqual(['A', 'B']);
+    expect(after.questions[1]).toMatchObject({ linked_vote: 1, text: 'g2' });
+    const doc = {
+      community: { endpoint: 'club', name: 'C' },
+      series: [{ endpoint: 'sss', name: 'S', games: [after] }],
+    };
+    expect(parseSeason(doc).problems).toEqual([]);
+    // Before: the guess kept the vote's old choices, and the file was refused.
+    const stale = { ...after, questions: after.questions.map((q, k) => (k === 1 ? base.questions[1]! : q)) };
+    expect(parseSeason({ ...doc, series: [{ ...doc.series[0]!, games: [stale] }] }).problems).toHaveLength(1);
   });
 
   it('a guess may link to the vote questions of its game but itself', () => {

@@ -125,8 +125,21 @@ export function moveQuestion(game: SeasonGame, i: number, delta: number): Season
   return { ...game, questions: relink(questions, renumber) };
 }
 
+/**
+ * Question `i` changed. The guesses linked to it, when it is a vote, follow its choices (a guess
+ * offers its vote's choices in its order): a renamed choice would otherwise leave them stale, and
+ * refused with no way shown to copy them again.
+ */
 export function replaceQuestion(game: SeasonGame, i: number, q: SeasonQuestion): SeasonGame {
-  return { ...game, questions: game.questions.map((old, k) => (k === i ? q : old)) };
+  return {
+    ...game,
+    questions: game.questions.map((old, k) => {
+      if (k === i) return q;
+      if (q.kind === 'vote' && old.kind === 'guess' && old.linked_vote === i + 1)
+        return { ...old, choices: editableChoices(q) };
+      return old;
+    }),
+  };
 }
 
 /** The vote questions a guess at index `i` may link to: number (1-based) and text. */
