@@ -11,6 +11,14 @@ export const noTimeToEnter = (synchronous: boolean) =>
     : 'Submissions must stay open for some time: they close the moment they open';
 
 /**
+ * Two games of a series at one standby time (when answers close, or a live game starts): the
+ * database keeps one per series and time (it lets processes race to create the demo's next live
+ * game). Said with the way out, since no rule the host knows explains it.
+ */
+export const sameStandby = (other: string) =>
+  `Game ${other} of this series has this very standby time: each game of a series needs its own (a second apart will do)`;
+
+/**
  * The rules one game breaks within itself: schedule order, teams, choices, linked votes, outcomes.
  * Of a game that does not parse whole, the parts that do (its shape's problems are told apart).
  */
@@ -112,8 +120,7 @@ export function seasonProblems(parts: SeasonParts): SeasonProblem[] {
       if (game.schedule && game.key !== undefined) {
         const standby = Date.parse(game.schedule.standby);
         const clash = standbys.get(standby);
-        if (clash !== undefined)
-          at([...path, 'schedule', 'standby'], `Game ${clash} of this series has the same standby time`);
+        if (clash !== undefined) at([...path, 'schedule', 'standby'], sameStandby(clash));
         standbys.set(standby, game.key);
       }
       problems.push(...gameProblems(game, path));

@@ -5,6 +5,7 @@ import {
   type SeasonParts,
   type SeasonProblem,
   type SeriesParts,
+  sameStandby,
 } from '@hunch/contract';
 import { liveEndsAt } from '@hunch/rules';
 import type { ExistingGame, StoredGame } from './game-store';
@@ -211,8 +212,7 @@ function planGames(
         );
     }
     const clash = keptStandby.get(nextGame.standby.getTime());
-    if (clash !== undefined)
-      at([...path, 'schedule', 'standby'], `Game ${clash} of this series already has this standby time`);
+    if (clash !== undefined) at([...path, 'schedule', 'standby'], sameStandby(clash));
     // A key used twice is the document's problem: only its first game is compared with the stored.
     const stored = keysSeen.has(g.key) ? undefined : storedGames.find((x) => x.key === g.key);
     keysSeen.add(g.key);
