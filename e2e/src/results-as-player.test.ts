@@ -10,6 +10,7 @@ import {
   logIn,
   newSession,
   type PageProblems,
+  PHONE,
   SMALL_PHONE,
   useServerAndBrowser,
   WAIT,
@@ -92,6 +93,19 @@ describe('results: a player reads the results of a game they played', () => {
       }
     }
     expect(judged).toBeGreaterThanOrEqual(3);
+  });
+
+  screen("breakdown on phones: the histograms' labels stand clear of each other", async () => {
+    const size = player.viewportSize()!;
+    const histograms = playerCards().filter({ has: player.locator('.histogram svg') });
+    expect(await histograms.count()).toBeGreaterThan(0);
+    for (const phone of [SMALL_PHONE, PHONE]) {
+      await player.setViewportSize(phone);
+      for (let k = 0; k < (await histograms.count()); k++) {
+        await expect.poll(() => chartLabelProblems(histograms.nth(k)), WAIT).toEqual([]);
+      }
+    }
+    await player.setViewportSize(size);
   });
 
   screen('breakdown on a phone: a long verdict wraps inside its tile, not into the next', async () => {

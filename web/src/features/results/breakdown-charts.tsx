@@ -1,6 +1,7 @@
 import type { QuestionItem, QuestionStats } from '@hunch/contract';
 import { Bar, BarChart, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import { numberText } from '../../shared/question-text';
+import { bucketIndex, raiseYourLabel } from './histogram-labels';
 import { formatPercent } from './number-format';
 
 // Colours chosen for at least 4.5:1 on the card's white (axe colour-contrast).
@@ -29,10 +30,7 @@ export function HistogramChart({
 }) {
   const unit = question.question.slider?.unit ?? '';
   const data = stats.ranges.map((b) => ({ ...b, label: `${label(b.min)}–${label(b.max)}` }));
-  const bucketOf = (x: number) => {
-    const i = data.findIndex((b, k) => x < b.max || k === data.length - 1);
-    return data[Math.max(0, i)]?.label;
-  };
+  const bucketOf = (x: number) => data[bucketIndex(stats.ranges, x)]?.label;
   const lines = [
     ...stats.correct_numbers.map((t) => ({
       key: `truth-${t}`,
@@ -43,8 +41,8 @@ export function HistogramChart({
     ...(yours === null ? [] : [{ key: 'yours', x: bucketOf(yours), text: 'You', color: YOURS }]),
   ];
   // Every label above the bars, on the card's white (inside the plot, 'You' sat on a bar in a colour
-  // close to it); 'You' one line higher when the truth's label is in the same range.
-  const stacked = yours !== null && stats.correct_numbers.some((t) => bucketOf(t) === bucketOf(yours));
+  // close to it); 'You' a line higher when the truth's label is near.
+  const stacked = raiseYourLabel(stats.ranges, stats.correct_numbers, yours);
   return (
     <figure className="chart histogram" style={{ height: 220 }}>
       <div aria-hidden="true" style={{ height: '100%' }}>
