@@ -56,10 +56,11 @@ function OutcomeRow({
     e.preventDefault();
     if (value.trim() === '') return;
     const outcome = Number(value);
-    // A correction re-scores every player at once: asked first, as a void is.
+    // A correction re-scores every player at once: asked first, as a void is (when there are any).
     const asked =
       missing ||
       outcome === q.outcome ||
+      players === 0 ||
       window.confirm(
         `Change the outcome of question ${n} from ${numberText(q.outcome as number, q.slider?.unit)} to ${numberText(outcome, q.slider?.unit)}? ${plural(players, 'player')} will be scored again.`,
       );
