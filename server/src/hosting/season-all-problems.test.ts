@@ -189,7 +189,10 @@ describe.each(dbKinds)('season import: every problem in one answer (%s)', (kind)
     ];
     expectProblems(await refused(edited), [
       ['community.name', 'The community name is empty'],
-      ['series.0.games.0.schedule.standby', /^Game week-1 of this series has this very standby time: each game of a series needs its own/],
+      [
+        'series.0.games.0.schedule.standby',
+        /^Game week-1 of this series has this very standby time: each game of a series needs its own/,
+      ],
       ['series.0.games.0.subcommunities.0', 'No community has the endpoint nowhere-land'],
     ]);
     // Over a version since changed, what is stored is not the host's to compare with.

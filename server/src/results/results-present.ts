@@ -91,7 +91,8 @@ function truths(
   if (q.kind === 'predict') {
     // A pending outcome never entered (the question was voided instead) has no truth: the median
     // would be an answer the host never gave.
-    if (q.outcome_kind === 'pending' && q.outcome === null) return { correct_choices: [], correct_numbers: [] };
+    if (q.outcome_kind === 'pending' && q.outcome === null)
+      return { correct_choices: [], correct_numbers: [] };
     const truth = q.outcome ?? medians.get(q.i);
     return { correct_choices: [], correct_numbers: truth === undefined ? [] : [truth] };
   }
