@@ -16,7 +16,13 @@ import {
   WAIT,
   wholeSecond,
 } from './harness';
-import { answerThreeQuestions, expectBreakdownCards, writeThreeQuestions } from './hosting-async-steps';
+import {
+  answerThreeQuestions,
+  dismissedCorrection,
+  expectBreakdownCards,
+  expectScoreAndStanding,
+  writeThreeQuestions,
+} from './hosting-async-steps';
 import { consoleShots, mainOf, newUser, PASSWORD } from './hosting-journey';
 
 /**
@@ -324,28 +330,7 @@ describe('hosting journey', () => {
       await Promise.all(
         players().map(async ({ s: { page }, name }, k) => {
           const { total, rank } = expected[name]!;
-          await page.goto(gamePath());
-          const result = page.locator('.your-result');
-          await expect
-            .poll(
-              async () => {
-                if ((await result.count()) === 0) await page.reload();
-                return (await result.count()) > 0
-                  ? ((await result.textContent()) ?? '').replace(/\s+/g, ' ')
-                  : '';
-              },
-              { timeout: 60_000, interval: 2_000 },
-            )
-            .toBe(`Your score ${total}Rank #${rank}`);
-          expect(await page.getByRole('heading', { name: 'Waiting for the host' }).count()).toBe(0);
-          await page.getByRole('button', { name: 'See results', exact: true }).click();
-          await page.waitForURL((url) => url.pathname.endsWith('/results/leaderboard'));
-          await page
-            .locator('.your-standing')
-            .filter({ hasText: `You ranked #${rank} with ${total} points.` })
-            .waitFor();
-          for (const other of [P1, P2])
-            await page.locator('.lb-username', { hasText: other }).first().waitFor();
+          await expectScoreAndStanding(page, gamePath(), { total, rank, everyone: [P1, P2] });
           await shot(page, `hosting-1-leaderboard-${k === 0 ? '390x844' : '1280x800'}`);
         }),
       );
@@ -393,6 +378,18 @@ describe('hosting journey', () => {
         }),
       );
     });
+
+    screen(
+      'host: a correction asks first, naming the players it scores again; dismissed, nothing is sent',
+      async () => {
+        await host.page.goto(`/host/${COMMUNITY}/${SERIES}/${uuid}`);
+        const shown = `${OUTCOME} runners`;
+        const asked = await dismissedCorrection(mainOf(host.page), dialogs[1]!.next, { n: 3, to: 70, shown });
+        expect(asked).toBe(
+          `Change the outcome of question 3 from ${shown} to 70 runners? 2 players will be scored again.`,
+        );
+      },
+    );
 
     screen(
       'the whole journey: no unexpected dialog, page error or 5xx answer',

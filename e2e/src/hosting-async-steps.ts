@@ -136,3 +136,53 @@ export async function writeThreeQuestions(
   await q(3).getByLabel('Unit', { exact: true }).fill(unit);
   expect(await q(3).getByRole('radio', { name: 'Pending: entered after the game' }).isChecked()).toBe(true);
 }
+
+/**
+ * In the host's game editor (`main`), asks to correct question `n`'s outcome to `to` and dismisses
+ * the question that comes (`next`: the session's dialog handler). Returns what it asked; nothing
+ * is sent, so the outcome shown stays `shown`.
+ */
+export async function dismissedCorrection(
+  main: Locator,
+  next: (answer: 'dismiss') => Promise<{ message: string }>,
+  { n, to, shown }: { n: number; to: number; shown: string },
+): Promise<string> {
+  await main.getByLabel(`Outcome of question ${n}`, { exact: true }).fill(String(to));
+  const asked = next('dismiss');
+  await main.getByRole('button', { name: 'Correct outcome', exact: true }).click();
+  const { message } = await asked;
+  await main.getByText(`Outcome: ${shown}`).waitFor();
+  expect(await main.getByText('Saved.', { exact: true }).count()).toBe(0);
+  return message;
+}
+
+/**
+ * On the game's page (`gamePath`), waits for the player's score and rank once the game is scored
+ * (reloading while the page has none yet), then opens its results: their standing, and every
+ * player named in `everyone` on the leaderboard.
+ */
+export async function expectScoreAndStanding(
+  page: Page,
+  gamePath: string,
+  { total, rank, everyone }: { total: number; rank: number; everyone: string[] },
+): Promise<void> {
+  await page.goto(gamePath);
+  const result = page.locator('.your-result');
+  await expect
+    .poll(
+      async () => {
+        if ((await result.count()) === 0) await page.reload();
+        return (await result.count()) > 0 ? ((await result.textContent()) ?? '').replace(/\s+/g, ' ') : '';
+      },
+      { timeout: 60_000, interval: 2_000 },
+    )
+    .toBe(`Your score ${total}Rank #${rank}`);
+  expect(await page.getByRole('heading', { name: 'Waiting for the host' }).count()).toBe(0);
+  await page.getByRole('button', { name: 'See results', exact: true }).click();
+  await page.waitForURL((url) => url.pathname.endsWith('/results/leaderboard'));
+  await page
+    .locator('.your-standing')
+    .filter({ hasText: `You ranked #${rank} with ${total} points.` })
+    .waitFor();
+  for (const other of everyone) await page.locator('.lb-username', { hasText: other }).first().waitFor();
+}

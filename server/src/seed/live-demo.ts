@@ -312,10 +312,10 @@ function liveGame(start: number, slotMs: number, lobbyS: number, questionS: numb
 }
 
 /**
- * A season document of the live series holding only these games. A document describes its
- * community and series whole (a field it leaves out takes its default), so both are written as
- * they are stored, and the import leaves them unchanged; series and games it does not name stay as
- * they are. Undefined when the live series does not exist.
+ * A season document of the live series holding only these games. Its community and series are
+ * written as they are stored, so the import leaves them unchanged (a field left out would keep
+ * what is stored too, decision 020); series and games it does not name stay as they are.
+ * Undefined when the live series does not exist.
  */
 export async function liveSeason(db: Queryable, games: SeasonGameInput[]): Promise<SeasonInput | undefined> {
   const { rows } = await db.query<{
