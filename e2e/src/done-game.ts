@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** The demo's completed clash whose results the results journeys read (server/src/seed/demo-seasons.ts). */
 export const DONE_GAME = 'Clash: Screens vs Pages';
@@ -27,4 +27,16 @@ export async function openDoneGameResults(page: Page): Promise<string> {
   await page.waitForURL((url) => url.pathname.endsWith('/results/leaderboard'));
   await page.getByRole('heading', { level: 1, name: DONE_GAME }).waitFor();
   return new URL(page.url()).pathname.replace(/\/leaderboard$/, '');
+}
+
+/** The breakdown's question cards, in order. */
+export const breakdownCards = (page: Page) => page.getByRole('main').locator('ol.breakdown-list > li');
+
+/** The value of one of a card's facts ('Your answer', 'The answer', 'Points'), '' when it has none. */
+export async function factOf(card: Locator, name: string): Promise<string> {
+  const item = card
+    .locator('.answer-fact')
+    .filter({ has: card.page().getByRole('term').getByText(name, { exact: true }) });
+  if ((await item.count()) === 0) return '';
+  return ((await item.locator('.answer-fact-value').textContent()) ?? '').trim();
 }

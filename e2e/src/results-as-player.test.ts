@@ -1,7 +1,7 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { chartLabelProblems } from './chart-labels';
-import { openDoneGameResults, toNumber } from './done-game';
+import { breakdownCards, factOf, openDoneGameResults, toNumber } from './done-game';
 import {
   checkScreen,
   expectCleanSession,
@@ -46,14 +46,7 @@ describe('results: a player reads the results of a game they played', () => {
     await expect.poll(() => playerCards().count(), WAIT).toBe(5);
   });
 
-  const playerCards = () => player.getByRole('main').locator('ol.breakdown-list > li');
-  const playerFact = async (card: Locator, name: string) => {
-    const item = card
-      .locator('.answer-fact')
-      .filter({ has: player.getByRole('term').getByText(name, { exact: true }) });
-    if ((await item.count()) === 0) return '';
-    return ((await item.locator('.answer-fact-value').textContent()) ?? '').trim();
-  };
+  const playerCards = () => breakdownCards(player);
   const verdictOf = async (card: Locator) => {
     const v = card.locator('.answer-fact .verdict');
     return (await v.count()) === 0 ? '' : ((await v.textContent()) ?? '').trim();
@@ -65,8 +58,8 @@ describe('results: a player reads the results of a game they played', () => {
     for (let k = 0; k < 5; k++) {
       const card = playerCards().nth(k);
       const kind = ((await card.locator('.eyebrow').textContent()) ?? '').split('·')[1]?.trim();
-      const yours = await playerFact(card, 'Your answer');
-      const truth = await playerFact(card, kind === 'Vote' ? 'Crowd favourite' : 'The answer');
+      const yours = await factOf(card, 'Your answer');
+      const truth = await factOf(card, kind === 'Vote' ? 'Crowd favourite' : 'The answer');
       expect(yours, `question ${k + 1}: Your answer`).not.toBe('');
       expect(truth, `question ${k + 1}: The answer`).not.toBe('');
       const verdict = await verdictOf(card);
@@ -131,12 +124,12 @@ describe('results: a player reads the results of a game they played', () => {
     const score = toNumber((await summary.textContent()) ?? '');
     let sum = 0;
     for (let k = 0; k < 5; k++) {
-      const points = await playerFact(playerCards().nth(k), 'Points');
+      const points = await factOf(playerCards().nth(k), 'Points');
       expect(points, `question ${k + 1}`).toMatch(/^[\d,]+ points?\b/);
       sum += toNumber(points);
     }
     // The vote scores nothing and says so.
-    expect(await playerFact(playerCards().nth(0), 'Points')).toBe('0 points: votes are not scored');
+    expect(await factOf(playerCards().nth(0), 'Points')).toBe('0 points: votes are not scored');
     expect(sum).toBe(score);
   });
 

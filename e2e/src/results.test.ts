@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { openDoneGameResults, toNumber } from './done-game';
+import { breakdownCards, factOf, openDoneGameResults, toNumber } from './done-game';
 import {
   checkScreen,
   expectCleanSession,
@@ -198,15 +198,7 @@ describe('results: a new user reads the results of a completed game', () => {
     }
   });
 
-  const cards = () => page.getByRole('main').locator('ol.breakdown-list > li');
-  /** The value of one of a card's facts ('Your answer', 'The answer', 'Points'), without its verdict. */
-  const fact = async (card: Locator, name: string) => {
-    const item = card
-      .locator('.answer-fact')
-      .filter({ has: page.getByRole('term').getByText(name, { exact: true }) });
-    if ((await item.count()) === 0) return '';
-    return ((await item.locator('.answer-fact-value').textContent()) ?? '').trim();
-  };
+  const cards = () => breakdownCards(page);
   /** Everything a breakdown card says in numbers: answer counts and choice shares. */
   const breakdownText = () => cards().allTextContents();
   const withheld = () => page.getByText('Too few players in this group to show.', { exact: true });
@@ -228,12 +220,12 @@ describe('results: a new user reads the results of a completed game', () => {
     }
     // Every question says its truth in words: 'The answer', or for a vote (no right answer) the
     // 'Crowd favourite'. Someone who did not play has no 'Your answer' and no points.
-    expect(await fact(cards().nth(0), 'Crowd favourite')).not.toBe('');
-    for (let k = 1; k < 5; k++) expect(await fact(cards().nth(k), 'The answer')).not.toBe('');
+    expect(await factOf(cards().nth(0), 'Crowd favourite')).not.toBe('');
+    for (let k = 1; k < 5; k++) expect(await factOf(cards().nth(k), 'The answer')).not.toBe('');
     expect(await cards().getByText('Your answer', { exact: true }).count()).toBe(0);
     expect(await cards().getByText('Points', { exact: true }).count()).toBe(0);
     // The host's answer to the first prediction (demo content: 180 min).
-    expect(await fact(cards().nth(2), 'The answer')).toBe('180 min');
+    expect(await factOf(cards().nth(2), 'The answer')).toBe('180 min');
     // The vote's favourite is also the correct choice of the guess linked to it, and tagged so.
     const favourite = await cards().nth(0).locator('li.is-truth .choice-bar-name').allTextContents();
     const guessed = await cards().nth(1).locator('li.is-truth .choice-bar-name').allTextContents();
