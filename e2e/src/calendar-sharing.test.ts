@@ -83,6 +83,9 @@ describe('calendar and sharing: pictures, Add to calendar, the feed, Share and i
     await page.getByRole('heading', { name: 'Popular Communities:', exact: true }).waitFor();
     const images = page.locator('img.community-card-image');
     await expect.poll(() => images.count(), WAIT).toBeGreaterThanOrEqual(13);
+    // All but the first are held until it is in (at most 3 s, decision 031): no source until then.
+    const sourcesOf = () => images.evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src') ?? ''));
+    await expect.poll(async () => (await sourcesOf()).filter((src) => !src).length, WAIT).toBe(0);
     const sources = await images.evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
     const hashes: string[] = [];
     for (const src of sources) {

@@ -70,7 +70,8 @@ describe('the web app under its content security policy', () => {
       await page.locator('main').first().waitFor();
       await page.waitForLoadState('load');
       await settle(page);
-      expect([url, await brokenImages(page)]).toEqual([url, []]);
+      // Polled: a list may render after settle, its later images held for up to 3 s (decision 031).
+      await expect.poll(async () => [url, await brokenImages(page)], WAIT).toEqual([url, []]);
     }
   }
 
