@@ -14,6 +14,12 @@ export interface FormBody {
 
 /** More text fields than any form of the app has (registration has six). */
 const MAX_FIELDS = 20;
+/**
+ * A text field's bytes: the longest the app sends is an e-mail address (254 characters). The
+ * parser's own default is 1 MB a field, read into memory before any handler or throttle runs:
+ * twenty of them made a login request hold 20 MB.
+ */
+export const FORM_FIELD_MAX_BYTES = 4096;
 
 /**
  * The multipart parser's own errors carry no status (a bare Error with a developer's wording): the
@@ -60,7 +66,13 @@ export async function readForm(request: FastifyRequest, fileField?: string): Pro
   if (request.isMultipart()) {
     try {
       for await (const part of request.parts({
-        limits: { fileSize: PROFILE_IMAGE_MAX_BYTES, files: 1, fields: MAX_FIELDS },
+        limits: {
+          fileSize: PROFILE_IMAGE_MAX_BYTES,
+          files: 1,
+          fields: MAX_FIELDS,
+          fieldSize: FORM_FIELD_MAX_BYTES,
+          parts: MAX_FIELDS + 1,
+        },
       })) {
         if (part.type === 'file') {
           // Refused before its bytes are read: nothing would use them.
@@ -75,6 +87,9 @@ export async function readForm(request: FastifyRequest, fileField?: string): Pro
           if (buffer.length === 0 && part.filename)
             throw new HttpError(400, 'The image file is empty: choose a JPEG or PNG picture');
           if (buffer.length > 0) file = { fieldname: part.fieldname, buffer };
+        } else if (part.valueTruncated) {
+          // Cut at the limit by the parser: refused, not read as a shorter value.
+          throw new HttpError(413, `A form field is too long (${FORM_FIELD_MAX_BYTES / 1024} KB at most)`);
         } else if (typeof part.value === 'string') {
           fields[part.fieldname] = part.value;
         }
