@@ -119,6 +119,8 @@ export async function resolveImages(
         names.set(key, name);
         pending.set(stored, { kind, name, jpeg });
       } catch (err) {
+        // The server is busy, not the picture wrong: the whole file is asked again later.
+        if (err instanceof HttpError && err.statusCode === 429) throw err;
         fail(at, key, `${ref}: ${err instanceof HttpError ? err.message : 'the image could not be read'}`);
       }
       continue;

@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { emojiPicture } from './emoji-picture';
 import { HttpError } from './http/http-error';
@@ -8,6 +10,19 @@ import { HttpError } from './http/http-error';
 // libvips keeps recent operations and their pixels (up to 50 MB) for re-use; every picture here is
 // encoded once, so its cache only held memory while the server idled (decision 026).
 sharp.cache(false);
+// A picture's pixel work leaves a core to the requests: on two cores, decoding a 40-megapixel
+// upload on both stalled every other answer of the server (decision 037).
+sharp.concurrency(Math.max(1, availableParallelism() - 1));
+
+/**
+ * Uploads are decoded one at a time, in turn: each takes up to a second of a core and a thread of
+ * libuv's pool, which the server's file reads share. Thirty sent at once by one player, or a season
+ * file's pictures checked on every dry run, made stored pictures take seconds to serve. A few dozen
+ * wait their turn (their bytes are held meanwhile); beyond that the sender is asked to come back.
+ */
+const uploadTurns = pLimit(1);
+export const UPLOADS_WAITING_MAX = 32;
+export const UPLOADS_BUSY = 'The server is busy with other pictures: try again in a moment';
 
 /** Folders under DATA_DIR/uploads, served at /assets/{kind}/. */
 export const imageKinds = ['users', 'communities', 'games', 'questions'] as const;
@@ -54,7 +69,14 @@ export async function declaredPixels(bytes: Buffer): Promise<number> {
  * Checks an upload by its bytes (JPEG or PNG only, whatever its name or declared type says),
  * then re-encodes it as a fresh JPEG: resized, rotated upright, all metadata (EXIF, GPS) dropped.
  */
-export async function reencodeUpload(bytes: Buffer, kind: ImageKind): Promise<Buffer> {
+export function reencodeUpload(bytes: Buffer, kind: ImageKind): Promise<Buffer> {
+  // Counted at the call, before any await: what is waiting is known exactly.
+  if (uploadTurns.pendingCount >= UPLOADS_WAITING_MAX)
+    return Promise.reject(new HttpError(429, UPLOADS_BUSY));
+  return uploadTurns(() => reencode(bytes, kind));
+}
+
+async function reencode(bytes: Buffer, kind: ImageKind): Promise<Buffer> {
   const notAnImage = new HttpError(400, 'The image must be a JPEG or PNG picture');
   let format: string | undefined;
   try {
