@@ -11,6 +11,7 @@ import { dropConnectionLeftovers } from '../live/transport/connection-leftovers'
 import type { AppContext } from '../platform/app-context';
 import { FOREIGN_ORIGIN, originAllowed } from '../platform/http/origin-check';
 import { registerRoute } from '../platform/http/register-route';
+import { withSecurityHeaders } from '../platform/http/security-headers';
 import { SESSION_COOKIE, sessionKey, userIdForToken } from '../platform/sessions';
 import { buildStatsCache } from '../results/results-stats-cache';
 
@@ -45,6 +46,10 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
   });
   // What engine.io keeps of each connection's opening request, nobody reads after it (decision 029).
   io.engine.on('connection', dropConnectionLeftovers);
+  // engine.io answers its plain HTTP requests itself (the refusal of long-polling, of a request
+  // that is not an upgrade): they get the app's security headers first, as every answer does.
+  const handleRequest = io.engine.handleRequest.bind(io.engine);
+  io.engine.handleRequest = (req, res) => withSecurityHeaders(req, res, () => handleRequest(req, res));
   // Nothing of ours uses the root namespace: a socket there would be one more a client could open
   // without end (decision 037).
   io.of('/').use((_socket, next) => next(new Error('No such namespace')));
