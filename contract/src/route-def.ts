@@ -87,11 +87,12 @@ export function successStatus(def: RouteDef): 200 | 201 {
 
 /**
  * What any route may answer before its own checks run, so no entry lists them: 400 for an address
- * or body the server cannot read, 414 for a path parameter over the length limit; and a call that
+ * or body the server cannot read, 414 for a path parameter over the length limit, 429 for a
+ * signed-in player past their calls' limit (LIMIT_CALLS_PER_10_SECONDS); and a call that
  * changes something: 403 without a valid CSRF token, 413 for a body over the size limit, 415 for a
  * body of a type the server does not read.
  */
-const ANY_ROUTE_ERRORS: readonly number[] = [400, 414];
+const ANY_ROUTE_ERRORS: readonly number[] = [400, 414, 429];
 const ANY_CHANGE_ERRORS: readonly number[] = [403, 413, 415];
 
 /** Whether a route may answer with an error status: its own `errors`, or one any route may give. */

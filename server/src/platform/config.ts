@@ -45,6 +45,7 @@ const envSchema = z.object({
   LIMIT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).default(120),
   LIMIT_PICTURES_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   LIMIT_IMPORTS_PER_HOUR: z.coerce.number().int().min(1).default(600),
+  LIMIT_CALLS_PER_10_SECONDS: z.coerce.number().int().min(1).default(200),
 });
 
 export interface Config {
@@ -80,6 +81,8 @@ export interface Config {
   picturesPerMinute: number;
   /** Requests per address in a window, for the routes that declare a limit (contract: `rateLimit`). */
   rateLimits: Record<RateLimitName, { max: number; windowMs: number }>;
+  /** A signed-in player's API calls in a window, over every route without a limit of its own. */
+  callLimit: { max: number; windowMs: number };
 }
 
 const on = (v: string) => v === '1' || v === 'true';
@@ -130,5 +133,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploads: { max: e.LIMIT_UPLOADS_PER_HOUR, windowMs: 3_600_000 },
       imports: { max: e.LIMIT_IMPORTS_PER_HOUR, windowMs: 3_600_000 },
     },
+    callLimit: { max: e.LIMIT_CALLS_PER_10_SECONDS, windowMs: 10_000 },
   };
 }

@@ -1,4 +1,4 @@
-import fastifyRateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
+import fastifyRateLimit, { normalizeIP, type RateLimitOptions } from '@fastify/rate-limit';
 import type { RateLimitName } from '@hunch/contract';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -46,7 +46,18 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
     });
   }
   await app.register(fastifyRateLimit, {
-    global: false,
+    // Every API call of a signed-in player counts against their account (the session hook has run:
+    // it is an app-wide onRequest hook, this one the route's). One account re-answering a question
+    // 300 times a second slowed everyone's calls to a second or more. Calls without a session are
+    // not counted here: a venue's visitors share one address, and the calls an attacker could
+    // repeat without an account (login, sign-up, field checks) have limits of their own.
+    global: true,
+    max: config.callLimit.max,
+    timeWindow: config.callLimit.windowMs,
+    allowList: (request) => request.userId == null || !request.url.startsWith('/api/'),
+    keyGenerator: (request) => `account:${request.userId}`,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(context.statusCode, `Too many requests from your account. ${tryAgainIn(context.ttl)}`),
     redis,
     nameSpace: 'hunch-rate-limit:',
     skipOnError: true,
@@ -65,6 +76,9 @@ export function routeRateLimit(app: FastifyInstance, name: RateLimitName): RateL
   return {
     max,
     timeWindow: windowMs,
+    // Per address, signed in or not, in place of the account's count above.
+    allowList: () => false,
+    keyGenerator: (request) => normalizeIP(request.ip),
     errorResponseBuilder: (_request, context) =>
       new HttpError(context.statusCode, `${refusals[name]}. ${tryAgainIn(context.ttl)}`),
   };
