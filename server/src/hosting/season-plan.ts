@@ -101,7 +101,11 @@ export function planSeason(
     if (group !== undefined) newCategories.push({ name, group });
     // Unless every group parses, the category may be in one that does not.
     else if (parts.allGroups)
-      at(['community', 'categories', i], `No category ${name} exists: name its group in category_groups`);
+      // Read in the console's settings too, which pick from the categories there are.
+      at(
+        ['community', 'categories', i],
+        `No category ${name} exists: choose one that does, or add it to a group under category_groups in a season file`,
+      );
   }
 
   const series: SeriesPlan[] = [];

@@ -27,6 +27,7 @@ import {
   replaceQuestion,
   seriesIndex,
   withGame,
+  withOpenedParts,
 } from './season-edit';
 import { useDraft } from './use-draft';
 import { useFollowedGame } from './use-followed-game';
@@ -135,6 +136,23 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
     navigate(to, { replace: true });
   };
 
+  // The game opened while it was being edited: what its opening locked goes back to what was
+  // saved, and the host is told so. Before, the save kept the saved questions without a word
+  // ('Saved: nothing changed' beside the edited text), and a live switch or subcommunity edited
+  // before the opening stayed in the form, disabled, refused on every save.
+  const [editsLocked, setEditsLocked] = useState(false);
+  const wasLocked = useRef(locked);
+  useEffect(() => {
+    if (wasLocked.current === locked) return;
+    wasLocked.current = locked;
+    const saved = series.games[gi];
+    if (!locked || isNew || !saved) return;
+    const { game: back, changed } = withOpenedParts(game, saved);
+    if (!changed) return;
+    setGame(() => back);
+    setEditsLocked(true);
+  }, [locked, isNew, series, gi, game, setGame]);
+
   const onSaved = (result: SeasonImportResult) => {
     if (!isNew) return;
     const placed = result.games.find((g) => g.series === series.endpoint && g.key === game.key);
@@ -207,6 +225,13 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
           onSubmit={(e) => e.preventDefault()}
         >
           <FieldProblems path={at} />
+          {editsLocked && (
+            <p className="warning" role="alert">
+              This game opened while you were editing it. Your changes to its questions, choices, live
+              setting, speed bonus, subcommunities and open time were not saved: they are back as they were.
+              Your other changes are still here to save.
+            </p>
+          )}
           <GameSettings
             at={at}
             game={game}

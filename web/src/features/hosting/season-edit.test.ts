@@ -14,6 +14,7 @@ import {
   replaceQuestion,
   withGame,
   withKind,
+  withOpenedParts,
 } from './season-edit';
 
 const vote = (text: string): SeasonQuestion => ({
@@ -170,5 +171,42 @@ describe('season edits: kinds, keys, duplicates', () => {
     expect(parseSeason(next).problems).toEqual([]);
     expect(next.series[0]!.games.map((g) => g.key)).toEqual(['week-1', 'week-2']);
     expect(next.series[0]!.games[1]!.schedule.open).toBe('2026-11-02T11:00:00Z');
+  });
+});
+
+describe('season edits: a game that opened while it was edited', () => {
+  it('takes back what the opening locked, keeps the rest, and says whether edits went', () => {
+    const saved = makeSeasonGame([vote('Race vote')], { name: 'Race' });
+    const draft: SeasonGame = {
+      ...saved,
+      name: 'Race renamed',
+      synchronous: true,
+      speed_bonus: true,
+      subcommunities: ['greater-denver-co'],
+      schedule: {
+        open: '2026-12-02T18:00:00Z',
+        standby: '2026-12-05T18:00:00Z',
+        complete: '2026-12-06T18:00:00Z',
+      },
+      questions: [
+        {
+          kind: 'vote',
+          text: 'Race vote EDITED',
+          secs_to_answer: 20,
+          voided: false,
+          choices: ['A', 'Y changed'],
+        },
+      ],
+    };
+    const { game: back, changed } = withOpenedParts(draft, saved);
+    expect(changed).toBe(true);
+    expect(back).toEqual({
+      ...saved,
+      name: 'Race renamed',
+      schedule: { ...draft.schedule, open: saved.schedule.open },
+    });
+    // Only allowed edits: nothing goes, and the draft is the same.
+    const allowed = { ...saved, name: 'Race renamed' };
+    expect(withOpenedParts(allowed, saved)).toEqual({ game: allowed, changed: false });
   });
 });

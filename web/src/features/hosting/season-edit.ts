@@ -220,3 +220,23 @@ export function listFromText(text: string): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
 }
+
+/**
+ * A draft of a game that has opened meanwhile: what the opening locked (its questions and choices,
+ * live or not, the speed bonus, its subcommunities and its open time; hosting spec §2) goes back to
+ * what was saved, the rest stays as the host edited it. `changed`: some of the host's edits went.
+ */
+export function withOpenedParts(
+  draft: SeasonGame,
+  saved: SeasonGame,
+): { game: SeasonGame; changed: boolean } {
+  const game: SeasonGame = {
+    ...draft,
+    questions: saved.questions,
+    synchronous: saved.synchronous,
+    speed_bonus: saved.speed_bonus,
+    subcommunities: saved.subcommunities,
+    schedule: { ...draft.schedule, open: saved.schedule.open },
+  };
+  return { game, changed: JSON.stringify(game) !== JSON.stringify(draft) };
+}
