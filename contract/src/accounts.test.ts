@@ -109,4 +109,9 @@ describe('login form', () => {
     expect(ok(loginSchema, { username: '', password: 'b' })).toBe(false);
     expect(ok(loginSchema, { username: 'a' })).toBe(false);
   });
+  it('trims the username, as sign-up does', () => {
+    expect(loginSchema.parse({ username: ' abcdef ', password: 'b' }).username).toBe('abcdef');
+    expect(usernameSchema.parse('abcdef ')).toBe('abcdef');
+    expect(ok(loginSchema, { username: '   ', password: 'b' })).toBe(false);
+  });
 });

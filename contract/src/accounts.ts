@@ -33,7 +33,8 @@ export const accountMessages = {
  */
 export const ACCOUNT_HEADER = 'x-hunch-account';
 
-export const usernameSchema = plainText(USERNAME_MAX, accountMessages.usernameInvalid)
+// Trimmed: a name has no spaces, and a phone keyboard adds one after a suggested word.
+export const usernameSchema = plainText(USERNAME_MAX, accountMessages.usernameInvalid, { trim: true })
   .min(USERNAME_MIN, accountMessages.usernameInvalid)
   .regex(/^[A-Za-z0-9_]+$/, accountMessages.usernameInvalid);
 
@@ -80,7 +81,8 @@ export type Registration = z.infer<typeof registrationSchema>;
 // login with one is refused as malformed before any lookup. Missing, too long or not text: the
 // route's own 'Username and password are required'.
 export const loginSchema = z.object({
-  username: plainText(100, { invalid: accountMessages.usernameInvalid }).min(
+  // Trimmed as at sign-up: 'name ' from a phone keyboard is the account 'name', not a wrong password.
+  username: plainText(100, { invalid: accountMessages.usernameInvalid }, { trim: true }).min(
     1,
     accountMessages.loginRequired,
   ),

@@ -18,7 +18,9 @@ import {
  * Deleting a game in the console (hosting spec §2: only before it opens): the host's own delete
  * goes back to the series without the game; a game deleted in another tab, while this one edits
  * it, is said to be gone when a save finds out, not skipped in silence; and a new game whose
- * answers would have closed already, which could never be deleted, is not created.
+ * answers would have closed already, which could never be deleted, is not created. A game that opens
+ * while it is edited (and so can no longer be deleted or changed in its questions) takes those
+ * edits back, and says so.
  */
 
 const ENDPOINT = 'hunch-hq';
@@ -125,6 +127,38 @@ describe('host console: deleting a game', () => {
       .fill(await localInput(page, now + 2 * day));
     await main().getByRole('button', { name: 'Check', exact: true }).click();
     await expect.poll(() => close.getAttribute('aria-invalid'), WAIT).not.toBe('true');
+  });
+
+  screen('a game that opens while it is edited: its locked edits go back, and the host is told', async () => {
+    const gameName = `Opening ${STAMP}`;
+    const { uuid } = await addGameByImport(page, ENDPOINT, {
+      key: `opening-${STAMP}`,
+      name: gameName,
+      open: Date.now() + 15_000,
+    });
+    await page.goto(`${seriesPath}/${uuid}`);
+    await main().getByLabel('Question text').first().fill('Which one, edited?');
+    await main().getByLabel('Live game', { exact: true }).check();
+    await main().getByLabel('Name (optional)', { exact: true }).fill(`${gameName}, renamed`);
+    // The game opens: its channel says so, and the editor locks.
+    await main()
+      .getByRole('alert')
+      .filter({ hasText: /^This game opened while you were editing it\. Your changes to its questions/ })
+      .waitFor({ timeout: 40_000 });
+    // The questions are shown as saved, the live switch is off again, the rename is still there.
+    await main().getByText('Which one?', { exact: true }).waitFor();
+    expect(await main().getByText('Which one, edited?').count()).toBe(0);
+    expect(await main().getByLabel('Live game', { exact: true }).isChecked()).toBe(false);
+    await checkScreen(page, 'host-game-opened-while-edited');
+    await main().getByRole('button', { name: 'Save game' }).click();
+    const nameOf = async () =>
+      (
+        (await (await page.request.get(`/api/host/games/${ENDPOINT}`)).json()).games as {
+          uuid: string;
+          name: string;
+        }[]
+      ).find((g) => g.uuid === uuid)?.name;
+    await expect.poll(nameOf, WAIT).toBe(`${gameName}, renamed`);
   });
 
   screen(

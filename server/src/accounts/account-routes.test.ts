@@ -198,6 +198,21 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
       expect((await client.get('/api/profile')).statusCode).toBe(401);
     });
 
+    it('reads a name typed with spaces around it (a phone keyboard’s) as the name, at sign-up and login', async () => {
+      const fields = await registerPlayer(t.client());
+      const client = t.client();
+      const res = await client.put('/api/login', {
+        form: { username: ` ${fields.username} `, password: fields.password },
+      });
+      expect([res.statusCode, res.json().username]).toEqual([200, fields.username]);
+      const spaced = await registerPlayer(t.client(), { username: `sp_${Date.now().toString(36)} ` });
+      const again = t.client();
+      const back = await again.put('/api/login', {
+        form: { username: spaced.username.trim(), password: spaced.password },
+      });
+      expect([back.statusCode, back.json().username]).toEqual([200, spaced.username.trim()]);
+    });
+
     it('a login over another session ends that one; the account’s expired sessions go', async () => {
       const first = await registerPlayer(t.client());
       const second = await registerPlayer(t.client());

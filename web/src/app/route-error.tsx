@@ -25,8 +25,18 @@ function reloadedRecently(): boolean {
 export function RouteError() {
   const error = useRouteError();
   const stale = isStaleChunk(error);
-  const reloading = stale && !reloadedRecently();
+  // Offline, a screen's file fails as a stale page's would, but a reload would only swap the app
+  // for the browser's own offline page: the page says so instead, and loads once back online.
+  const offline = navigator.onLine === false;
+  const reloading = stale && !offline && !reloadedRecently();
   useDocumentTitle('Something went wrong');
+
+  useEffect(() => {
+    if (!stale || !offline) return;
+    const retry = () => window.location.reload();
+    window.addEventListener('online', retry, { once: true });
+    return () => window.removeEventListener('online', retry);
+  }, [stale, offline]);
 
   useEffect(() => {
     if (!reloading) return;
