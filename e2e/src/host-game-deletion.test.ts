@@ -136,7 +136,10 @@ describe('host console: deleting a game', () => {
       name: gameName,
       open: Date.now() + 15_000,
     });
+    // The new game's form the last screen left holds edits: leaving it asks, and the host goes.
+    const leaving = dialogs.next('accept');
     await page.goto(`${seriesPath}/${uuid}`);
+    expect((await leaving).type).toBe('beforeunload');
     await main().getByLabel('Question text').first().fill('Which one, edited?');
     await main().getByLabel('Live game', { exact: true }).check();
     await main().getByLabel('Name (optional)', { exact: true }).fill(`${gameName}, renamed`);

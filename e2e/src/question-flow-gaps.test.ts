@@ -91,8 +91,28 @@ describe('question flow: finishing with questions skipped', () => {
     },
   );
 
+  screen('an answer sent without a connection says it was not sent, and goes once it can', async () => {
+    await expect.poll(async () => (await position(page)).q, WAIT).toBe(2);
+    await page.context().setOffline(true);
+    try {
+      await answerShown(page);
+      await page
+        .getByText('Your answer could not be sent: check your connection, then submit it again.', {
+          exact: true,
+        })
+        .waitFor();
+      expect((await position(page)).q).toBe(2);
+      await page.getByText(`2/${total} answered`, { exact: true }).waitFor();
+      await checkScreen(page, 'question-flow-offline-submit');
+    } finally {
+      await page.context().setOffline(false);
+    }
+    await page.getByRole('button', { name: /^Submit( Answer| & Finish)$/ }).click();
+    await expect.poll(async () => (await position(page)).q, WAIT).toBe(3);
+  });
+
   screen('the rest answered: the answers are in', async () => {
-    for (let n = 2; n < total; n++) {
+    for (let n = 3; n < total; n++) {
       await expect.poll(async () => (await position(page)).q, WAIT).toBe(n);
       await answerShown(page);
     }
@@ -101,6 +121,28 @@ describe('question flow: finishing with questions skipped', () => {
     await page.getByRole('link', { name: 'Done', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('complete') === '1', WAIT);
     await page.getByText('Your answers are in!').waitFor();
+  });
+
+  screen('a screen that cannot load offline says so, and loads once back online', async () => {
+    // The profile's screen has not been loaded in this visit: offline, its file cannot come.
+    await page.context().setOffline(true);
+    try {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
+      await page
+        .getByText(
+          'This page cannot load without a connection. It loads by itself once you are back online.',
+          {
+            exact: true,
+          },
+        )
+        .waitFor();
+      await page.getByRole('heading', { level: 1, name: 'No connection' }).waitFor();
+      await checkScreen(page, 'offline-screen');
+    } finally {
+      await page.context().setOffline(false);
+    }
+    // Back online, the page loads the screen by itself.
+    await page.getByRole('heading', { level: 1, name: /gaps_/ }).waitFor(WAIT);
   });
 
   screen('no unexpected dialogs, page errors or 5xx', async () => {

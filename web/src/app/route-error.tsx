@@ -50,13 +50,17 @@ export function RouteError() {
 
   return (
     <section className="page page-narrow route-error" aria-labelledby="route-error-heading">
-      <h1 id="route-error-heading">{reloading ? 'Updating Hunch…' : 'Something went wrong'}</h1>
+      <h1 id="route-error-heading">
+        {reloading ? 'Updating Hunch…' : stale && offline ? 'No connection' : 'Something went wrong'}
+      </h1>
       <p className="note">
         {reloading
           ? 'A new version of Hunch is out; this page is loading it.'
-          : stale
-            ? 'This page could not load. Check your connection, then reload the page.'
-            : 'This page ran into a problem. Reloading it usually helps.'}
+          : stale && offline
+            ? 'This page cannot load without a connection. It loads by itself once you are back online.'
+            : stale
+              ? 'This page could not load. Check your connection, then reload the page.'
+              : 'This page ran into a problem. Reloading it usually helps.'}
       </p>
       {!reloading && (
         <p className="route-error-actions">

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
 import { questionImageUrl } from '../../api/asset-urls';
+import { isApiError } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { SafeImg } from '../../shared/safe-img';
 import { useSingleFlight } from '../../shared/single-flight';
@@ -69,12 +70,16 @@ export function QuestionForm(props: QuestionFormProps) {
   const saved = participation.answers[String(question.i)];
   const [draft, setDraft] = useState<LiveAnswer>(() => draftFor(question, saved));
   const [submitting, setSubmitting] = useState(false);
+  // The answer never reached the server (no connection): unlike a refusal, said, so the player
+  // does not take it for saved.
+  const [unreached, setUnreached] = useState(false);
   // Set by the player's own edits (a slider starts mid-range, which is no answer to protect).
   const [touched, setTouched] = useState(false);
   const saving = useRef(false);
   const sendOnce = useSingleFlight();
   const edit = (next: LiveAnswer) => {
     setTouched(true);
+    setUnreached(false);
     setDraft(next);
   };
 
@@ -103,8 +108,12 @@ export function QuestionForm(props: QuestionFormProps) {
   const send = async () => {
     saving.current = true;
     setSubmitting(true);
+    setUnreached(false);
     const stored = await submitAnswer(game, draft, participation.entry.subcommunity?.endpoint ?? null).catch(
-      () => null,
+      (err: unknown) => {
+        if (!isApiError(err)) setUnreached(true);
+        return null;
+      },
     );
     setSubmitting(false);
     if (!stored) {
@@ -138,8 +147,11 @@ export function QuestionForm(props: QuestionFormProps) {
           headingId={headingId}
         />
       )}
-      <p className="question-saved note" aria-live="polite">
-        {saved && (changed ? 'Not submitted yet: you changed your saved answer.' : 'Your answer is saved.')}
+      <p className={unreached ? 'question-saved form-error' : 'question-saved note'} aria-live="polite">
+        {unreached
+          ? 'Your answer could not be sent: check your connection, then submit it again.'
+          : saved &&
+            (changed ? 'Not submitted yet: you changed your saved answer.' : 'Your answer is saved.')}
       </p>
       <div className="question-actions">
         <button
