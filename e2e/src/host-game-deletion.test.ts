@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import {
   addGameByImport,
+  apiWrite,
   checkScreen,
   type Dialogs,
   expectCleanSession,
@@ -131,10 +132,11 @@ describe('host console: deleting a game', () => {
 
   screen('a game that opens while it is edited: its locked edits go back, and the host is told', async () => {
     const gameName = `Opening ${STAMP}`;
+    const key = `opening-${STAMP}`;
     const { uuid } = await addGameByImport(page, ENDPOINT, {
-      key: `opening-${STAMP}`,
+      key,
       name: gameName,
-      open: Date.now() + 15_000,
+      open: Date.now() + 86_400_000,
     });
     // The new game's form the last screen left holds edits: leaving it asks, and the host goes.
     const leaving = dialogs.next('accept');
@@ -143,11 +145,21 @@ describe('host console: deleting a game', () => {
     await main().getByLabel('Question text').first().fill('Which one, edited?');
     await main().getByLabel('Live game', { exact: true }).check();
     await main().getByLabel('Name (optional)', { exact: true }).fill(`${gameName}, renamed`);
-    // The game opens: its channel says so, and the editor locks.
+    // Another tab moves its opening to a moment from now; it opens, its channel says so, and the
+    // editor locks.
+    const doc = await (
+      await page.request.get(`/api/host/export/${ENDPOINT}`, { headers: { accept: 'application/json' } })
+    ).json();
+    const filed = doc.series
+      .flatMap((s: { games: { key: string }[] }) => s.games)
+      .find((g: { key: string }) => g.key === key);
+    filed.schedule.open = new Date(Math.ceil((Date.now() + 3_000) / 1000) * 1000).toISOString();
+    const moved = await apiWrite(page, 'POST', '/api/host/import', doc);
+    expect(moved.status, moved.text).toBe(200);
     await main()
       .getByRole('alert')
       .filter({ hasText: /^This game opened while you were editing it\. Your changes to its questions/ })
-      .waitFor({ timeout: 40_000 });
+      .waitFor({ timeout: 30_000 });
     // The questions are shown as saved, the live switch is off again, the rename is still there.
     await main().getByText('Which one?', { exact: true }).waitFor();
     expect(await main().getByText('Which one, edited?').count()).toBe(0);

@@ -205,6 +205,9 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
         form: { username: ` ${fields.username} `, password: fields.password },
       });
       expect([res.statusCode, res.json().username]).toEqual([200, fields.username]);
+      // The field check reads it as sign-up will: a taken name with a space is taken.
+      const check = await t.client().get(`/api/check_registration/username?check=${fields.username}%20`);
+      expect(check.statusCode).toBe(409);
       const spaced = await registerPlayer(t.client(), { username: `sp_${Date.now().toString(36)} ` });
       const again = t.client();
       const back = await again.put('/api/login', {

@@ -33,8 +33,11 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
     return result.body;
   });
 
-  registerRoute(app, httpRoutes.register, async ({ body: form, file, reply }) => {
-    const jpeg = file ? await reencodeUpload(file.buffer, 'users') : null;
+  registerRoute(app, httpRoutes.register, async ({ body: form, file, reply, request }) => {
+    // Signed out: its place in the picture line is its address's (an IPv6 client's /64).
+    const jpeg = file
+      ? await reencodeUpload(file.buffer, 'users', `address:${normalizeIP(request.ip)}`)
+      : null;
     const image = jpeg ? await storeImage(ctx.uploadsDir, 'users', jpeg) : null;
     let userId: number;
     try {

@@ -31,9 +31,10 @@ export async function checkRegistrationField(
 ): Promise<CheckResult> {
   switch (field) {
     case 'username': {
-      if (!usernameSchema.safeParse(value).success)
-        return { status: 400, body: accountMessages.usernameInvalid };
-      const { rows } = await db.query('SELECT 1 FROM users WHERE username_key = lower($1)', [value]);
+      // The name as sign-up stores it (trimmed): 'taken ' is as taken as 'taken'.
+      const name = usernameSchema.safeParse(value);
+      if (!name.success) return { status: 400, body: accountMessages.usernameInvalid };
+      const { rows } = await db.query('SELECT 1 FROM users WHERE username_key = lower($1)', [name.data]);
       return rows.length ? { status: 409, body: accountMessages.usernameTaken } : { status: 200, body: 'OK' };
     }
     case 'email': {

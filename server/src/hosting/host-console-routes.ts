@@ -22,10 +22,10 @@ export function hostConsoleRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   // Checked and re-encoded as profile pictures are, and named by its bytes as a bundle's pictures
   // are: a season document then names it, and resolveImages finds it in the kind's folder.
-  registerRoute(app, httpRoutes.hostImage, async ({ query, file }) => {
+  registerRoute(app, httpRoutes.hostImage, async ({ query, file, userId }) => {
     if (file?.fieldname !== 'image')
       throw new HttpError(400, 'Send the image as a multipart form field named image');
-    const jpeg = await reencodeUpload(file.buffer, query.kind);
+    const jpeg = await reencodeUpload(file.buffer, query.kind, `account:${userId}`);
     return { name: await storeImage(ctx.uploadsDir, query.kind, jpeg, contentName(file.buffer)) };
   });
 

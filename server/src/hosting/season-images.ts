@@ -79,6 +79,8 @@ export async function resolveImages(
   files: Map<string, Buffer> | undefined,
   uploadsDir: string,
   pixelsMax = SEASON_IMAGE_PIXELS_MAX,
+  /** Whose pictures these are, for their share of the decoding line (reencodeUpload). */
+  sender?: string,
 ): Promise<ResolvedImages> {
   const names = new Map<string, string>();
   const problems: SeasonProblem[] = [];
@@ -115,7 +117,7 @@ export async function resolveImages(
         continue;
       }
       try {
-        const jpeg = await reencodeUpload(bytes, kind);
+        const jpeg = await reencodeUpload(bytes, kind, sender);
         names.set(key, name);
         pending.set(stored, { kind, name, jpeg });
       } catch (err) {

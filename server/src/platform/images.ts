@@ -23,6 +23,13 @@ sharp.concurrency(Math.max(1, availableParallelism() - 1));
 const uploadTurns = pLimit(1);
 export const UPLOADS_WAITING_MAX = 32;
 export const UPLOADS_BUSY = 'The server is busy with other pictures: try again in a moment';
+/**
+ * Uploads one sender (an account, or an address before sign-up) may have in the line at once: a
+ * flood from one fills its own share, and others' pictures still find room.
+ */
+export const UPLOADS_PER_SENDER = 2;
+export const UPLOADS_YOURS_BUSY = 'Your other pictures are still being processed: try again in a moment';
+const inLine = new Map<string, number>();
 
 /** Folders under DATA_DIR/uploads, served at /assets/{kind}/. */
 export const imageKinds = ['users', 'communities', 'games', 'questions'] as const;
@@ -69,11 +76,19 @@ export async function declaredPixels(bytes: Buffer): Promise<number> {
  * Checks an upload by its bytes (JPEG or PNG only, whatever its name or declared type says),
  * then re-encodes it as a fresh JPEG: resized, rotated upright, all metadata (EXIF, GPS) dropped.
  */
-export function reencodeUpload(bytes: Buffer, kind: ImageKind): Promise<Buffer> {
+export function reencodeUpload(bytes: Buffer, kind: ImageKind, sender?: string): Promise<Buffer> {
   // Counted at the call, before any await: what is waiting is known exactly.
+  const theirs = sender === undefined ? 0 : (inLine.get(sender) ?? 0);
+  if (theirs >= UPLOADS_PER_SENDER) return Promise.reject(new HttpError(429, UPLOADS_YOURS_BUSY));
   if (uploadTurns.pendingCount >= UPLOADS_WAITING_MAX)
     return Promise.reject(new HttpError(429, UPLOADS_BUSY));
-  return uploadTurns(() => reencode(bytes, kind));
+  if (sender === undefined) return uploadTurns(() => reencode(bytes, kind));
+  inLine.set(sender, theirs + 1);
+  return uploadTurns(() => reencode(bytes, kind)).finally(() => {
+    const left = (inLine.get(sender) ?? 1) - 1;
+    if (left > 0) inLine.set(sender, left);
+    else inLine.delete(sender);
+  });
 }
 
 async function reencode(bytes: Buffer, kind: ImageKind): Promise<Buffer> {

@@ -13,7 +13,8 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   registerRoute(app, httpRoutes.profile, async ({ query: { u }, userId: viewerId }) => {
     if (u === undefined || u === '') return ownProfile(db, viewerId);
-    const userId = usernameSchema.safeParse(u).success ? await findUserIdByUsername(db, u) : undefined;
+    const name = usernameSchema.safeParse(u);
+    const userId = name.success ? await findUserIdByUsername(db, name.data) : undefined;
     const profile = userId === undefined ? undefined : await presentProfile(db, userId, viewerId);
     if (!profile) throw new HttpError(404, `No player is called ${u}`);
     return profile;
@@ -22,7 +23,8 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
   registerRoute(app, httpRoutes.gameHistory, async ({ query: { u, p }, userId: viewerId }) => {
     let userId = viewerId;
     if (u !== undefined && u !== '') {
-      const player = usernameSchema.safeParse(u).success ? await findHistoryOwner(db, u) : undefined;
+      const name = usernameSchema.safeParse(u);
+      const player = name.success ? await findHistoryOwner(db, name.data) : undefined;
       if (!player) throw new HttpError(404, `No player is called ${u}`);
       // The profile itself says it is private (username and image only): its games stay its owner's.
       if (player.is_private && player.id !== viewerId) {
@@ -42,7 +44,7 @@ export function profileRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (file?.fieldname !== 'profile_img') {
       throw new HttpError(400, 'Send the image as a multipart form field named profile_img');
     }
-    const jpeg = await reencodeUpload(file.buffer, 'users');
+    const jpeg = await reencodeUpload(file.buffer, 'users', `account:${userId}`);
     const name = await storeImage(ctx.uploadsDir, 'users', jpeg);
     await removeImage(ctx.uploadsDir, 'users', await replaceProfileImage(db, userId, name));
     return ownProfile(db, userId);

@@ -53,7 +53,8 @@ export function resultsRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!community) throw new HttpError(404, `No community is called ${id}`);
     let userId = viewerId;
     if (u !== undefined && u !== '') {
-      const player = usernameSchema.safeParse(u).success ? await findPlayer(db, u) : undefined;
+      const name = usernameSchema.safeParse(u);
+      const player = name.success ? await findPlayer(db, name.data) : undefined;
       // Someone else's private profile answers exactly like a missing one, so it reveals nothing.
       if (!player || (player.is_private && player.id !== viewerId))
         throw new HttpError(404, `No player is called ${u}`);

@@ -10,6 +10,9 @@ async function fetchOwnProfile(): Promise<Profile | null> {
   if (res.ok) return readSuccess(httpRoutes.profile, res, check);
   // Read to its end all the same: an answer left unread keeps its connection from the next request.
   await res.text();
+  // Past the account's limit on calls (429) the player is still signed in: a failure, which keeps
+  // the profile already known, not a sign-out.
+  if (res.status === 429) throw new Error('Too many requests');
   return null;
 }
 
@@ -24,7 +27,7 @@ export function useProfile(): Profile | null | undefined {
     staleTime: 60_000,
     retry: 2,
   });
-  // Only a network failure gets here (every answer maps to a value); after the retries the app must
-  // not stay "loading" forever, so it carries on as logged out.
-  return isError ? null : data;
+  // Only a network failure or a 429 gets here; after the retries the app must not stay "loading"
+  // forever: it carries on with the profile it knew, else as logged out.
+  return isError && data === undefined ? null : data;
 }

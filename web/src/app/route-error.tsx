@@ -34,6 +34,8 @@ export function RouteError() {
   useEffect(() => {
     if (!stale || !offline) return;
     const retry = () => window.location.reload();
+    // Back online between the render and now: no 'online' event is coming.
+    if (navigator.onLine) return retry();
     window.addEventListener('online', retry, { once: true });
     return () => window.removeEventListener('online', retry);
   }, [stale, offline]);

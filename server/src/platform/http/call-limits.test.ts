@@ -24,6 +24,8 @@ describe('a signed-in player’s calls', () => {
     const statuses: number[] = [];
     for (let i = 0; i < MAX + 3; i++) statuses.push((await flooder.get('/api/profile')).statusCode);
     expect(statuses).toEqual([...Array(MAX).fill(200), 429, 429, 429]);
+    // However the path is spelled: '/%61pi/' routes to the API, and is counted as the API.
+    expect((await flooder.get('/%61pi/profile')).statusCode).toBe(429);
     const refused = await flooder.get('/api/profile');
     expect(refused.body).toMatch(/^Too many requests from your account\. Try again in 1 minute\.$/);
     // A write is refused the same way, before anything is read or stored.

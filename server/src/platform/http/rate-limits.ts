@@ -54,7 +54,9 @@ export async function installRateLimits(app: FastifyInstance, config: Config): P
     global: true,
     max: config.callLimit.max,
     timeWindow: config.callLimit.windowMs,
-    allowList: (request) => request.userId == null || !request.url.startsWith('/api/'),
+    // The session hook sets userId on the API's routes only, by the matched route (an encoded
+    // '/%61pi/…' is the API too), so a signed-out call, a page or a file is never counted.
+    allowList: (request) => request.userId == null,
     keyGenerator: (request) => `account:${request.userId}`,
     errorResponseBuilder: (_request, context) =>
       new HttpError(context.statusCode, `Too many requests from your account. ${tryAgainIn(context.ttl)}`),

@@ -3,7 +3,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
 import { questionImageUrl } from '../../api/asset-urls';
-import { isApiError } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { SafeImg } from '../../shared/safe-img';
 import { useSingleFlight } from '../../shared/single-flight';
@@ -111,7 +110,8 @@ export function QuestionForm(props: QuestionFormProps) {
     setUnreached(false);
     const stored = await submitAnswer(game, draft, participation.entry.subcommunity?.endpoint ?? null).catch(
       (err: unknown) => {
-        if (!isApiError(err)) setUnreached(true);
+        // fetch's own failure (no connection) is a TypeError; an answer the server sent is not.
+        if (err instanceof TypeError) setUnreached(true);
         return null;
       },
     );

@@ -145,13 +145,14 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
   useEffect(() => {
     if (wasLocked.current === locked) return;
     wasLocked.current = locked;
-    const saved = series.games[gi];
-    if (!locked || isNew || !saved) return;
-    const { game: back, changed } = withOpenedParts(game, saved);
+    // An untouched draft follows the saved game already. `initial` is the saved game in the
+    // editor's own form (choices as objects), as the draft is: compared as they are.
+    if (!locked || isNew || !dirty) return;
+    const { game: back, changed } = withOpenedParts(game, initial);
     if (!changed) return;
     setGame(() => back);
     setEditsLocked(true);
-  }, [locked, isNew, series, gi, game, setGame]);
+  }, [locked, isNew, dirty, initial, game, setGame]);
 
   const onSaved = (result: SeasonImportResult) => {
     if (!isNew) return;

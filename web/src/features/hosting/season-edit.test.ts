@@ -208,5 +208,8 @@ describe('season edits: a game that opened while it was edited', () => {
     // Only allowed edits: nothing goes, and the draft is the same.
     const allowed = { ...saved, name: 'Race renamed' };
     expect(withOpenedParts(allowed, saved)).toEqual({ game: allowed, changed: false });
+    // As the editor holds games (choices as objects): an untouched draft has nothing taken back.
+    const held = editableGame(saved);
+    expect(withOpenedParts(held, editableGame(saved)).changed).toBe(false);
   });
 });
