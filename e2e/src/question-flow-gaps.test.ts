@@ -129,12 +129,7 @@ describe('question flow: finishing with questions skipped', () => {
     try {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' }).click();
       await page
-        .getByText(
-          'This page cannot load without a connection. It loads by itself once you are back online.',
-          {
-            exact: true,
-          },
-        )
+        .getByText('This page could not load. Check your connection, then reload the page.', { exact: true })
         .waitFor();
       await page.getByRole('heading', { level: 1, name: 'No connection' }).waitFor();
       await checkScreen(page, 'offline-screen');

@@ -12,7 +12,7 @@ async function fetchOwnProfile(): Promise<Profile | null> {
   await res.text();
   // Past the account's limit on calls (429) the player is still signed in: a failure, which keeps
   // the profile already known, not a sign-out.
-  if (res.status === 429) throw new Error('Too many requests');
+  if (res.status === 429) throw res;
   return null;
 }
 

@@ -32,23 +32,21 @@ export function RouteError() {
   useDocumentTitle('Something went wrong');
 
   useEffect(() => {
-    if (!stale || !offline) return;
-    const retry = () => window.location.reload();
-    // Back online between the render and now: no 'online' event is coming.
-    if (navigator.onLine) return retry();
-    window.addEventListener('online', retry, { once: true });
-    return () => window.removeEventListener('online', retry);
-  }, [stale, offline]);
-
-  useEffect(() => {
+    const reload = () => window.location.reload();
+    if (stale && offline) {
+      // Back online between the render and now: no 'online' event is coming.
+      if (navigator.onLine) return reload();
+      window.addEventListener('online', reload, { once: true });
+      return () => window.removeEventListener('online', reload);
+    }
     if (!reloading) return;
     try {
       sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
     } catch {
       // Not stored: reloadedRecently() reads the blocked storage as 'yes' next time anyway.
     }
-    window.location.reload();
-  }, [reloading]);
+    reload();
+  }, [reloading, stale, offline]);
 
   return (
     <section className="page page-narrow route-error" aria-labelledby="route-error-heading">
@@ -58,11 +56,9 @@ export function RouteError() {
       <p className="note">
         {reloading
           ? 'A new version of Hunch is out; this page is loading it.'
-          : stale && offline
-            ? 'This page cannot load without a connection. It loads by itself once you are back online.'
-            : stale
-              ? 'This page could not load. Check your connection, then reload the page.'
-              : 'This page ran into a problem. Reloading it usually helps.'}
+          : stale
+            ? 'This page could not load. Check your connection, then reload the page.'
+            : 'This page ran into a problem. Reloading it usually helps.'}
       </p>
       {!reloading && (
         <p className="route-error-actions">
