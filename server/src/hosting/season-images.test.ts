@@ -65,7 +65,7 @@ describe('a season’s pictures', () => {
       [ref(0, 'a.png'), ref(1, 'b.png'), ref(2, 'c.png'), ref(3, 'c.png')],
       files,
       uploads,
-      3_000,
+      { pixelsMax: 3_000 },
     );
     const message =
       "c.png: the file's new pictures come to more than 0.003 megapixels: import it in parts, or send smaller pictures";

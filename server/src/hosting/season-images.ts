@@ -78,9 +78,14 @@ export async function resolveImages(
   refs: ImageRef[],
   files: Map<string, Buffer> | undefined,
   uploadsDir: string,
-  pixelsMax = SEASON_IMAGE_PIXELS_MAX,
-  /** Whose pictures these are, for their share of the decoding line (reencodeUpload). */
-  sender?: string,
+  {
+    pixelsMax = SEASON_IMAGE_PIXELS_MAX,
+    sender,
+  }: {
+    pixelsMax?: number;
+    /** Whose pictures these are, for their share of the decoding line (reencodeUpload). */
+    sender?: string;
+  } = {},
 ): Promise<ResolvedImages> {
   const names = new Map<string, string>();
   const problems: SeasonProblem[] = [];

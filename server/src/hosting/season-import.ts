@@ -15,7 +15,7 @@ import { pendingOutcomeCounts } from './host-queries';
 import { applyPlan, type PlacedGame } from './season-apply';
 import { type Bundle, readBundle } from './season-bundle';
 import { seasonOf, seasonVersion } from './season-export';
-import { imageKey, imageRefs, resolveImages, SEASON_IMAGE_PIXELS_MAX } from './season-images';
+import { imageKey, imageRefs, resolveImages } from './season-images';
 import { planCounts, planSeason, type SeasonPlan } from './season-plan';
 import {
   type CommunityState,
@@ -152,13 +152,7 @@ export async function importSeason(
   if (!endpoint) throw new SeasonRefusal(withPlaces(problems, read));
 
   const sender = opts.actor.userId === null ? undefined : `account:${opts.actor.userId}`;
-  const images = await resolveImages(
-    imageRefs(parts),
-    bundle?.files,
-    opts.uploadsDir,
-    SEASON_IMAGE_PIXELS_MAX,
-    sender,
-  );
+  const images = await resolveImages(imageRefs(parts), bundle?.files, opts.uploadsDir, { sender });
   const image = (kind: Parameters<typeof imageKey>[0], ref: string | undefined) =>
     ref === undefined ? null : (images.names.get(imageKey(kind, ref)) ?? ref);
 

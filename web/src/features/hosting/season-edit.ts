@@ -1,5 +1,6 @@
 import type { Season, SeasonGame, SeasonQuestion, SeasonSeries } from '@hunch/contract';
 import { SECS_TO_ANSWER_DEFAULT } from '@hunch/contract';
+import { sameValue } from './use-draft';
 
 /**
  * Edits of a season document (hosting spec §4), the console's one way to change content: each
@@ -238,5 +239,5 @@ export function withOpenedParts(
     subcommunities: saved.subcommunities,
     schedule: { ...draft.schedule, open: saved.schedule.open },
   };
-  return { game, changed: JSON.stringify(game) !== JSON.stringify(draft) };
+  return { game, changed: !sameValue(game, draft) };
 }
