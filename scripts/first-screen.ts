@@ -142,7 +142,10 @@ export const AFTER_FIRST_RENDER: { module: string; why: string }[] = [
   { module: 'socket-io', why: 'socket.io, once a game screen has rendered' },
   { module: 'src/features/live/live-panel.tsx', why: 'the live game, on the page of one under way' },
   { module: `${results}/breakdown-charts.tsx`, why: 'the breakdown’s charts (recharts)' },
-  { module: 'src/features/accounts/registration-checks.ts', why: 'a refused registration check’s text' },
+  {
+    module: 'src/features/accounts/registration-checks.ts',
+    why: 'the sign-up form’s format checks (zod), and a refused check’s text',
+  },
   { module: `${hosting}/season-checks.ts`, why: 'the console’s season document checks (zod)' },
   { module: 'src/features/live/tab-answer.ts', why: 'the check of an answer another tab stored (zod)' },
   {

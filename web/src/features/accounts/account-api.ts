@@ -1,6 +1,6 @@
 import { type CheckField, type CommunityRank, httpRoutes, type Profile } from '@hunch/contract';
 import { callApi, errorFrom, isApiError, readSuccess, sendApi, sessionChanged } from '../../api/client';
-import type { FieldCheck } from './registration-checks';
+import type { FieldCheck } from './field-states';
 
 export async function logIn(username: string, password: string): Promise<Profile> {
   const body = new FormData();

@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes } from 'react';
-import type { FieldState } from './registration-checks';
+import type { FieldState } from './field-states';
 
 interface CheckedFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   id: string;

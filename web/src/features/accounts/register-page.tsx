@@ -11,11 +11,12 @@ import { startWelcome } from '../../shared/welcome-flag';
 import { register } from './account-api';
 import { AuthNav } from './auth-nav';
 import { CheckedField } from './checked-field';
+import { canSignUp } from './field-states';
 import { GenderField } from './gender-field';
 import { ImagePicker } from './image-picker';
-import { canSignUp, localChecks } from './registration-checks';
 import { type GenderChoice, registrationForm } from './registration-form';
 import { useConfirmState, useFieldCheck, useLocalFieldCheck } from './use-field-check';
+import { useRegistrationChecks } from './use-registration-checks';
 
 const CHECK_KEY = queryKeys.registrationCheck('', '')[0];
 
@@ -34,13 +35,20 @@ export function RegisterPage() {
   const [gender, setGender] = useState<GenderChoice>({ choice: '', specified: '' });
   const [image, setImage] = useState<File | null>(null);
 
-  const usernameState = useFieldCheck('username', username, localChecks.username);
-  const emailState = useFieldCheck('email', email, localChecks.email);
-  const zipcodeState = useFieldCheck('zipcode', zipcode, localChecks.zipcode);
-  const dobState = useFieldCheck('DoB', dob, localChecks.DoB);
-  const passwordState = useLocalFieldCheck(password, localChecks.password);
+  const checks = useRegistrationChecks();
+  const usernameState = useFieldCheck('username', username, checks?.username ?? null);
+  const emailState = useFieldCheck('email', email, checks?.email ?? null);
+  const zipcodeState = useFieldCheck('zipcode', zipcode, checks?.zipcode ?? null);
+  const dobState = useFieldCheck('DoB', dob, checks?.DoB ?? null);
+  const passwordCheck = checks?.password ?? null;
+  const passwordState = useLocalFieldCheck(password, passwordCheck);
   const confirmState = useConfirmState(password, confirm);
-  const allConfirmed = canSignUp([usernameState, emailState, zipcodeState, dobState], password, confirm);
+  const allConfirmed = canSignUp(
+    [usernameState, emailState, zipcodeState, dobState],
+    passwordCheck,
+    password,
+    confirm,
+  );
 
   const sendOnce = useSingleFlight();
   const signUp = useMutation({

@@ -3,17 +3,15 @@ import { describe, expect, it } from 'vitest';
 import {
   CHECK_FAILED,
   canSignUp,
-  checkDateOfBirth,
-  checkMessage,
   confirmState,
   type FieldState,
   IDLE,
-  localChecks,
   localFieldState,
   PASSWORD_MISMATCH,
   serverFieldState,
   shouldAskServer,
-} from './registration-checks';
+} from './field-states';
+import { checkDateOfBirth, checkMessage, localChecks } from './registration-checks';
 
 const VALID: FieldState = { status: 'valid', message: null };
 
@@ -69,6 +67,16 @@ describe('registration: the server’s verdict as the field shows it', () => {
     expect(shouldAskServer('player_12', 'player_1', localChecks.username)).toBe(false);
     expect(shouldAskServer('abc', 'abc', localChecks.username)).toBe(false);
     expect(shouldAskServer('', '', localChecks.username)).toBe(false);
+    expect(shouldAskServer('player_1', 'player_1', null)).toBe(false);
+  });
+
+  it('says a settled field is being checked until the format checks have loaded', () => {
+    const checking = { status: 'checking', message: 'Checking…' };
+    expect(
+      serverFieldState({ value: 'player_1', settled: 'player_1', localCheck: null, verdict: undefined }),
+    ).toEqual(checking);
+    expect(localFieldState('secret!4', 'secret!4', null)).toEqual(checking);
+    expect(localFieldState('', '', null)).toEqual(IDLE);
   });
 
   it('says nothing while typing, then the format error, then checking, then the verdict', () => {
@@ -137,18 +145,21 @@ describe('registration: Sign Up', () => {
   const checked = [VALID, VALID, VALID, VALID];
 
   it('is enabled once every field is valid and the passwords match', () => {
-    expect(canSignUp(checked, 'secret!42', 'secret!42')).toBe(true);
+    expect(canSignUp(checked, localChecks.password, 'secret!42', 'secret!42')).toBe(true);
   });
 
   it('stays disabled while any field is unconfirmed or the passwords differ', () => {
     expect(
       canSignUp(
         [...checked.slice(1), { status: 'checking', message: 'Checking…' }],
+        localChecks.password,
         'secret!42',
         'secret!42',
       ),
     ).toBe(false);
-    expect(canSignUp(checked, 'secret!42', 'secret!43')).toBe(false);
-    expect(canSignUp(checked, 'short', 'short')).toBe(false);
+    expect(canSignUp(checked, localChecks.password, 'secret!42', 'secret!43')).toBe(false);
+    expect(canSignUp(checked, localChecks.password, 'short', 'short')).toBe(false);
+    // Before the format checks have loaded, nothing is confirmed.
+    expect(canSignUp(checked, null, 'secret!42', 'secret!42')).toBe(false);
   });
 });

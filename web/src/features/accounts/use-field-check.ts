@@ -10,14 +10,14 @@ import {
   localFieldState,
   serverFieldState,
   shouldAskServer,
-} from './registration-checks';
+} from './field-states';
 
 /**
  * Spec §4/§5: a field is checked once typing has stopped for FIELD_CHECK_DEBOUNCE_MS. The contract's
  * format rules run first (no round trip for an obviously bad value), then the server confirms. Answers
  * are cached per value, so stale answers for earlier text can never be shown for the current text.
  */
-export function useFieldCheck(field: CheckField, value: string, localCheck: LocalCheck): FieldState {
+export function useFieldCheck(field: CheckField, value: string, localCheck: LocalCheck | null): FieldState {
   const settled = useDebouncedValue(value, FIELD_CHECK_DEBOUNCE_MS);
   const check = useQuery({
     queryKey: queryKeys.registrationCheck(field, settled),
@@ -31,7 +31,7 @@ export function useFieldCheck(field: CheckField, value: string, localCheck: Loca
 }
 
 /** The same debounce for fields checked only in the browser (password). */
-export function useLocalFieldCheck(value: string, localCheck: LocalCheck): FieldState {
+export function useLocalFieldCheck(value: string, localCheck: LocalCheck | null): FieldState {
   const settled = useDebouncedValue(value, FIELD_CHECK_DEBOUNCE_MS);
   return localFieldState(value, settled, localCheck);
 }
