@@ -381,6 +381,10 @@ describe('games: a new user enters a clash for a team and answers', () => {
     await page.getByRole('link', { name: new RegExp(`^${DONE_GAME},`) }).click();
     await page.getByRole('heading', { level: 1, name: DONE_GAME }).waitFor();
     await page.getByRole('button', { name: 'See results', exact: true }).waitFor();
+    // A clash this player did not enter, over: its teams are listed, with no team to choose.
+    await page.getByRole('heading', { name: 'Participating Communities:', exact: true }).waitFor();
+    expect(await represent().count()).toBe(0);
+    expect(await page.getByText('Your score counts toward this community.', { exact: false }).count()).toBe(0);
     await page.getByRole('link', { name: 'How scoring works', exact: true }).waitFor();
     await checkScreen(page, 'game-complete');
     await playNav.getByRole('link', { name: 'Upcoming', exact: true }).click();

@@ -22,6 +22,10 @@ export function SubcommunitySelect({ game, joined, value, locked, onChange }: Su
   // An entry that represents none: its player left the community they had chosen (leaving erases
   // what they did there, their representing it too), and plays on for no team.
   const playsForNone = locked && value === '';
+  // A team is chosen to enter. Once entries have closed (a live game takes players while it runs),
+  // one who has not entered has none to choose: the box and its "counts toward" were a false promise.
+  const entering =
+    game.state === 'closed' || game.state === 'open' || (game.synchronous && game.state === 'standby');
   return (
     <section className="subcommunities" aria-labelledby="subcommunities-heading">
       <h2 id="subcommunities-heading" className="section-heading">
@@ -45,38 +49,40 @@ export function SubcommunitySelect({ game, joined, value, locked, onChange }: Su
           </li>
         ))}
       </ul>
-      <div className="field">
-        <label htmlFor={SUBCOMMUNITY_SELECT_ID}>Represent community</label>
-        <select
-          id={SUBCOMMUNITY_SELECT_ID}
-          required
-          value={value}
-          disabled={locked}
-          aria-describedby="represent-hint"
-          onChange={(e) => onChange(e.target.value)}
-        >
-          {/* Selected by hand: when every option is disabled (no team joined), the browser selects
+      {(locked || entering) && (
+        <div className="field">
+          <label htmlFor={SUBCOMMUNITY_SELECT_ID}>Represent community</label>
+          <select
+            id={SUBCOMMUNITY_SELECT_ID}
+            required
+            value={value}
+            disabled={locked}
+            aria-describedby="represent-hint"
+            onChange={(e) => onChange(e.target.value)}
+          >
+            {/* Selected by hand: when every option is disabled (no team joined), the browser selects
               none, and the select's value ('') then matches nothing, so setting it changes nothing:
               the box showed blank. */}
-          <option value="" disabled selected={value === ''}>
-            {playsForNone ? 'No community' : 'Choose a community…'}
-          </option>
-          {communities.map(([endpoint, name]) => (
-            <option key={endpoint} value={endpoint} disabled={!joined.has(endpoint)}>
-              {joined.has(endpoint) ? name : `${name} (not joined)`}
+            <option value="" disabled selected={value === ''}>
+              {playsForNone ? 'No community' : 'Choose a community…'}
             </option>
-          ))}
-        </select>
-        <p id="represent-hint" className="field-hint">
-          {playsForNone
-            ? 'You play for no community in this game.'
-            : locked
-              ? 'Your team is locked in for this game.'
-              : canRepresent
-                ? 'Your score counts toward this community. You cannot change it after entering.'
-                : 'Join one of these communities to represent it in this game.'}
-        </p>
-      </div>
+            {communities.map(([endpoint, name]) => (
+              <option key={endpoint} value={endpoint} disabled={!joined.has(endpoint)}>
+                {joined.has(endpoint) ? name : `${name} (not joined)`}
+              </option>
+            ))}
+          </select>
+          <p id="represent-hint" className="field-hint">
+            {playsForNone
+              ? 'You play for no community in this game.'
+              : locked
+                ? 'Your team is locked in for this game.'
+                : canRepresent
+                  ? 'Your score counts toward this community. You cannot change it after entering.'
+                  : 'Join one of these communities to represent it in this game.'}
+          </p>
+        </div>
+      )}
     </section>
   );
 }
