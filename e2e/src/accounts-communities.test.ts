@@ -160,26 +160,43 @@ describe('accounts and communities: a new user', () => {
     await checkScreen(page, 'register');
   });
 
-  screen('register: a picture refused by the server, then by its size before it is sent', async () => {
-    const picker = form().getByLabel('Profile image (optional)');
-    // Not a picture, whatever its name and type say: the server reads the bytes.
-    await picker.setInputFiles({
-      name: 'fake.png',
-      mimeType: 'image/png',
-      buffer: Buffer.from('not a picture'),
-    });
-    await signUp().click();
-    const refusal = form().getByRole('alert');
-    await expect.poll(() => refusal.textContent(), WAIT).toBe('The image must be a JPEG or PNG picture');
-    // A new pick: the refusal of the last one goes; one over 5 MB is refused at once, and left out.
-    const big = Buffer.concat([solidPng(8, 8, [200, 40, 90]), Buffer.alloc(5 * 1024 * 1024 + 1)]);
-    await picker.setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: big });
-    await expect
-      .poll(() => fieldState(picker), WAIT)
-      .toMatchObject({ message: 'That image is too large (5 MB at most).' });
-    expect(await refusal.count()).toBe(0);
-    expect(await picker.evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
-  });
+  screen(
+    'register: pictures refused by the browser, by the server, then by size before sending',
+    async () => {
+      const picker = form().getByLabel('Profile image (optional)');
+      // Not a picture, whatever its name and type say: the preview cannot open it, and says so at once.
+      await picker.setInputFiles({
+        name: 'fake.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('not a picture'),
+      });
+      await expect
+        .poll(() => fieldState(picker), WAIT)
+        .toMatchObject({
+          message: 'That file is not a picture this browser can open: choose a JPEG or PNG image.',
+          invalid: 'true',
+        });
+      expect(await picker.evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
+      // A GIF named .png: the browser shows it, the server reads its bytes and refuses it at Sign Up.
+      await picker.setInputFiles({
+        name: 'gif.png',
+        mimeType: 'image/png',
+        buffer: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
+      });
+      await expect.poll(() => fieldState(picker), WAIT).toMatchObject({ message: '', invalid: 'false' });
+      await signUp().click();
+      const refusal = form().getByRole('alert');
+      await expect.poll(() => refusal.textContent(), WAIT).toBe('The image must be a JPEG or PNG picture');
+      // A new pick: the refusal of the last one goes; one over 5 MB is refused at once, and left out.
+      const big = Buffer.concat([solidPng(8, 8, [200, 40, 90]), Buffer.alloc(5 * 1024 * 1024 + 1)]);
+      await picker.setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: big });
+      await expect
+        .poll(() => fieldState(picker), WAIT)
+        .toMatchObject({ message: 'That image is too large (5 MB at most).' });
+      expect(await refusal.count()).toBe(0);
+      expect(await picker.evaluate((input: HTMLInputElement) => input.files?.length ?? 0)).toBe(0);
+    },
+  );
 
   screen('register: Sign Up lands on the communities, logged-in footer', async () => {
     // Once signed up, the form's field checks are not asked again (they would say "taken").

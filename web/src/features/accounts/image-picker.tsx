@@ -1,5 +1,5 @@
 import { PROFILE_IMAGE_MAX_BYTES } from '@hunch/contract';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { userImageUrl } from '../../api/asset-urls';
 import { SafeImg } from '../../shared/safe-img';
 
@@ -20,6 +20,9 @@ export function imageProblem(file: File): string | null {
   return null;
 }
 
+/** Said when the preview cannot show a file whose name and type said picture (a renamed text file). */
+export const NOT_A_PICTURE = 'That file is not a picture this browser can open: choose a JPEG or PNG image.';
+
 /** The optional profile image of the registration form, with a preview of the chosen file. */
 export function ImagePicker({
   file,
@@ -31,6 +34,7 @@ export function ImagePicker({
   const id = useId();
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!file) {
@@ -44,11 +48,27 @@ export function ImagePicker({
 
   return (
     <div className="field image-picker">
-      <SafeImg className="avatar avatar-large" src={preview ?? userImageUrl(null)} alt="" />
+      {preview ? (
+        // The preview is the first to open the file: a file it cannot show is refused here, at once,
+        // not by the server after Sign Up (which checks the bytes all the same).
+        <img
+          className="avatar avatar-large"
+          src={preview}
+          alt=""
+          onError={() => {
+            setError(NOT_A_PICTURE);
+            if (input.current) input.current.value = '';
+            onChange(null);
+          }}
+        />
+      ) : (
+        <SafeImg className="avatar avatar-large" src={userImageUrl(null)} alt="" />
+      )}
       <div className="image-picker-controls">
         <label htmlFor={id}>Profile image (optional)</label>
         <input
           id={id}
+          ref={input}
           type="file"
           accept={IMAGE_ACCEPT}
           aria-invalid={error !== null}
