@@ -1,4 +1,5 @@
 import type { SeasonGame, SeasonQuestion } from '@hunch/contract';
+import { useRef } from 'react';
 import { errorIdOf, fieldId } from './error-paths';
 import { FieldProblems, NumberField, SelectField, TextField, useFieldProblems } from './fields';
 import { sliderRangeText } from './host-text';
@@ -236,6 +237,18 @@ export function QuestionEditor({
 }: QuestionEditorProps) {
   const n = index + 1;
   const votes = q.kind === 'guess' ? linkableVotes(game, index) : [];
+  // What a kind change left behind (the choices, or the slider and outcome), to restore when the
+  // kind changes back. Kept while the question's text is the one it had then: this place may hold
+  // another question after a move or a removal, whose parts these are not.
+  const leftBehind = useRef<{ text: string; choices?: SeasonQuestion; predict?: SeasonQuestion }>({
+    text: '',
+  });
+  const changeKind = (kind: SeasonQuestion['kind']) => {
+    const kept = leftBehind.current.text === q.text ? leftBehind.current : { text: q.text };
+    const side = (k: SeasonQuestion['kind']) => (k === 'predict' ? 'predict' : 'choices');
+    leftBehind.current = { ...kept, [side(q.kind)]: q };
+    onChange(withKind(q, kind, kept[side(kind)]));
+  };
   return (
     <li className="card host-question">
       <Group path={at} legend={`Question ${n}`}>
@@ -273,7 +286,7 @@ export function QuestionEditor({
           value={q.kind}
           options={KIND_OPTIONS}
           note={KIND_NOTE[q.kind]}
-          onChange={(kind) => onChange(withKind(q, kind as SeasonQuestion['kind']))}
+          onChange={(kind) => changeKind(kind as SeasonQuestion['kind'])}
         />
         <TextField
           path={`${at}.text`}

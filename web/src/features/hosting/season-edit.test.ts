@@ -114,6 +114,28 @@ describe('season edits: kinds, keys, duplicates', () => {
     expect('choices' in p).toBe(false);
   });
 
+  it('a kind changed and changed back gets its choices, or its slider and outcome, back', () => {
+    const v = {
+      ...vote('Best trail?'),
+      choices: [{ text: 'River loop' }, { text: 'Park', image: 'park.png' }],
+    };
+    const p = withKind(v, 'predict');
+    expect(withKind(p, 'vote', v)).toMatchObject({ kind: 'vote', choices: v.choices });
+    // Without what it left, a fresh pair of empty choices (the old behaviour, for a new question).
+    expect(withKind(p, 'vote')).toMatchObject({ choices: [{ text: '' }, { text: '' }] });
+    const pr = predict('How far?', 42);
+    const back = withKind(withKind(pr, 'guess'), 'predict', pr);
+    expect(back).toMatchObject({
+      kind: 'predict',
+      slider: pr.kind === 'predict' ? pr.slider : {},
+      outcome: 42,
+    });
+    // A vote restored keeps its linked guess's choices too (they follow the vote's).
+    const pair = game([v, guess('Most picked?', 1)]);
+    const wiped = replaceQuestion(replaceQuestion(pair, 0, p), 0, withKind(p, 'vote', v));
+    expect(wiped.questions[1]).toMatchObject({ kind: 'guess', linked_vote: 1, choices: v.choices });
+  });
+
   it('the next key counts on from a number, else adds one', () => {
     expect(nextKey('week-3', ['week-1', 'week-3'])).toBe('week-4');
     expect(nextKey('week-3', ['week-3', 'week-4'])).toBe('week-5');

@@ -74,13 +74,21 @@ export function newQuestion(kind: QuestionKind): SeasonQuestion {
 /**
  * A question turned into another kind: its text, image and time stay; choices stay between vote
  * and guess; a predict gets a slider (and its outcome pending), a choice question two empty choices.
+ * `earlier`: the question as it was before it last left the new kind's side (choices or slider),
+ * whose parts come back, so a kind changed and changed back loses nothing.
  */
-export function withKind(q: SeasonQuestion, kind: QuestionKind): SeasonQuestion {
+export function withKind(q: SeasonQuestion, kind: QuestionKind, earlier?: SeasonQuestion): SeasonQuestion {
   if (q.kind === kind) return q;
   const fresh = newQuestion(kind);
   const keep = { text: q.text, secs_to_answer: q.secs_to_answer, ...(q.image && { image: q.image }) };
-  if (kind === 'predict' || q.kind === 'predict') return { ...fresh, ...keep } as SeasonQuestion;
-  return { ...fresh, ...keep, choices: editableChoices(q) } as SeasonQuestion;
+  if (kind === 'predict') {
+    const back =
+      earlier?.kind === 'predict' ? { slider: { ...earlier.slider }, outcome: earlier.outcome } : {};
+    return { ...fresh, ...back, ...keep } as SeasonQuestion;
+  }
+  const from = q.kind === 'predict' ? earlier : q;
+  const choices = from && from.kind !== 'predict' ? editableChoices(from) : editableChoices(fresh);
+  return { ...fresh, ...keep, choices } as SeasonQuestion;
 }
 
 /** Renumbers every guess's linked_vote (1-based) through `map`; undefined unlinks it. */
