@@ -71,13 +71,18 @@ describe('the command line on the embedded database', () => {
   });
 
   it('refuses while a server runs on the folder; that server warned about an unclaimed admin name', async () => {
-    const server = startServerProcess(env.DATA_DIR!, await freePort(), { ADMIN_USERS: 'Site_Owner, ' });
+    const server = startServerProcess(env.DATA_DIR!, await freePort(), { ADMIN_USERS: 'Site_Owner, , boss' });
     try {
       await waitUp(server);
       const res = await hunch(['export', doc.community.endpoint], env, dir);
       expect(res.code).toBe(1);
       expect(res.stderr).toMatch(new RegExp(`in use by another Hunch server \\(pid ${server.child.pid}\\)`));
       expect(server.output()).toMatch(/ADMIN_USERS lists site_owner, which has no account yet/);
+      // Too short for sign-up: nobody could ever claim it, and the warning says so.
+      expect(server.output()).toMatch(
+        /ADMIN_USERS lists boss, which no account can have \(a username is 6-20/,
+      );
+      expect(server.output()).not.toMatch(/whoever registers boss/);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

@@ -1,4 +1,4 @@
-import type { RouteAccess } from '@hunch/contract';
+import { type RouteAccess, USERNAME_MAX, USERNAME_MIN, usernameSchema } from '@hunch/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queryable } from './db/database';
 import { HttpError } from './http/http-error';
@@ -79,8 +79,11 @@ export function installRoles(app: FastifyInstance, db: Queryable, adminUsers: re
   app.decorate('roles', new Roles(db, adminUsers));
   app.addHook('onReady', async () => {
     for (const name of await app.roles.unclaimedAdmins()) {
+      // A name sign-up refuses (too short, a space) can never be claimed: the site would have no admin.
       app.log.warn(
-        `ADMIN_USERS lists ${name}, which has no account yet: whoever registers ${name} first becomes admin`,
+        usernameSchema.safeParse(name).success
+          ? `ADMIN_USERS lists ${name}, which has no account yet: whoever registers ${name} first becomes admin`
+          : `ADMIN_USERS lists ${name}, which no account can have (a username is ${USERNAME_MIN}-${USERNAME_MAX} letters, digits or underscores): nobody is admin by that name`,
       );
     }
   });
