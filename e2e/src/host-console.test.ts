@@ -105,6 +105,26 @@ describe('host console: the demo host edits a game', () => {
     },
   );
 
+  screen('/host/{community}: categories saved in another order: leaving asks nothing', async () => {
+    const settings = main().getByRole('form', { name: 'Settings' });
+    const categories = settings.getByLabel('Categories', { exact: true });
+    const stored = (await categories.inputValue()).split(',').map((c) => c.trim());
+    expect(stored.length).toBeGreaterThan(1);
+    // The same set, reversed: the server keeps a set and sends it back in its own order.
+    await categories.fill([...stored].reverse().join(', '));
+    await settings.getByRole('button', { name: 'Save settings', exact: true }).click();
+    await settings
+      .getByRole('status')
+      .filter({ hasText: /^Saved/ })
+      .waitFor();
+    await settle(page);
+    await footer().getByRole('link', { name: 'Communities' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/communities'));
+    expect(dialogs.unexpected).toEqual([]);
+    await page.goBack();
+    await heading(COMMUNITY).waitFor();
+  });
+
   screen('/host/{community}: a season file with mistakes is checked, each problem at its path', async () => {
     const endpoint = communityPath.split('/').at(-1)!;
     // Three mistakes a host makes: a short series endpoint, a vote with one choice, a slider whose

@@ -7,9 +7,15 @@ import { SaveBar, useSeasonSave } from './save-bar';
 import { useDraft } from './use-draft';
 import { useLeaveGuard } from './use-leave-guard';
 
+/** The server keeps a community's categories as a set, and sends them back in its own order. */
+const canonicalCommunity = (c: Season['community']): Season['community'] => ({
+  ...c,
+  categories: [...(c.categories ?? [])].sort(),
+});
+
 /** A community's settings (hosting spec §2); the endpoint is its identity, so it stays. */
 export function CommunitySettings({ season, version }: { season: Season; version: HostSeason['version'] }) {
-  const [draft, setDraft, dirty] = useDraft(season.community);
+  const [draft, setDraft, dirty] = useDraft(season.community, canonicalCommunity);
   useLeaveGuard(dirty, 'Leave the community settings? Your changes are not saved.');
   const save = useSeasonSave(COMMUNITY_FIELDS);
   const set = (patch: Partial<Season['community']>) => setDraft((c) => ({ ...c, ...patch }));

@@ -26,9 +26,13 @@ export function rebaseDraft<T>(base: T, draft: T, source: T): T {
 /**
  * An editable copy of server data. When the data changes (a save, an import, another host), an
  * untouched draft follows it; one the host has edited keeps the host's edits (rebaseDraft), so no
- * typing is lost.
+ * typing is lost. `canonical` puts a value in the form the server stores it (a set's order), so a
+ * draft saved as it stands is not still called changed.
  */
-export function useDraft<T>(source: T): [T, (update: (draft: T) => T) => void, boolean] {
+export function useDraft<T>(
+  source: T,
+  canonical: (value: T) => T = (value) => value,
+): [T, (update: (draft: T) => T) => void, boolean] {
   const [state, setState] = useState({ base: source, draft: source });
   let current = state;
   if (!same(state.base, source)) {
@@ -37,5 +41,5 @@ export function useDraft<T>(source: T): [T, (update: (draft: T) => T) => void, b
     setState(current);
   }
   const update = useCallback((f: (draft: T) => T) => setState((s) => ({ ...s, draft: f(s.draft) })), []);
-  return [current.draft, update, !same(current.draft, current.base)];
+  return [current.draft, update, !same(canonical(current.draft), canonical(current.base))];
 }
