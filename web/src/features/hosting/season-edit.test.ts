@@ -152,6 +152,27 @@ describe('season edits: kinds, keys, duplicates', () => {
     expect(laterSchedule(s, new Date('2026-12-20T00:00:00Z')).open).toBe('2026-12-22T18:00:00Z');
   });
 
+  it('a later schedule keeps the host’s clock time across a change to daylight-saving time', () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      // 11:00 PST on Wednesday 10 March 2027; clocks go forward on Sunday 14 March.
+      const s = {
+        open: '2027-03-10T19:00:00Z',
+        standby: '2027-03-12T19:00:00Z',
+        complete: '2027-03-13T19:00:00Z',
+      };
+      expect(laterSchedule(s, new Date('2027-03-10T20:00:00Z'))).toEqual({
+        open: '2027-03-17T18:00:00Z', // 11:00 PDT
+        standby: '2027-03-19T18:00:00Z',
+        complete: '2027-03-20T18:00:00Z',
+      });
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('a duplicate has the same questions, a new key and schedule, its outcomes pending again, none voided', () => {
     const original = game([
       vote('v1'),

@@ -1,5 +1,6 @@
 import type { Season, SeasonGame, SeasonQuestion, SeasonSeries } from '@hunch/contract';
 import { SECS_TO_ANSWER_DEFAULT } from '@hunch/contract';
+import { addWeeks } from 'date-fns';
 import { sameValue } from './use-draft';
 
 /**
@@ -173,11 +174,16 @@ export function nextKey(base: string, taken: readonly string[]): string {
 
 const isoOf = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 
-/** The schedule moved on by whole weeks, the fewest that put its open after `now`. */
+/**
+ * The schedule moved on by whole weeks, the fewest that put its open after `now`: weeks of the
+ * host's calendar (addWeeks works in local time), so a game at 11:00 is copied to 11:00 across a
+ * change to or from daylight-saving time, not an hour off.
+ */
 export function laterSchedule(schedule: Schedule, now: Date): Schedule {
   const open = Date.parse(schedule.open);
-  const weeks = Math.max(1, Math.floor((now.getTime() - open) / WEEK) + 1);
-  const shift = (iso: string) => isoOf(Date.parse(iso) + weeks * WEEK);
+  let weeks = Math.max(1, Math.floor((now.getTime() - open) / WEEK) + 1);
+  while (addWeeks(open, weeks).getTime() <= now.getTime()) weeks++;
+  const shift = (iso: string) => isoOf(addWeeks(Date.parse(iso), weeks).getTime());
   return { open: shift(schedule.open), standby: shift(schedule.standby), complete: shift(schedule.complete) };
 }
 
