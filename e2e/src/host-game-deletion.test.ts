@@ -111,14 +111,17 @@ describe('host console: deleting a game', () => {
       .getByLabel('Results', { exact: true })
       .fill(await localInput(page, now - day));
     const before = (await (await page.request.get(`/api/host/games/${ENDPOINT}`)).json()).games.length;
+    const text = main().getByLabel('Question text', { exact: true }).first();
     for (const button of ['Check', 'Create game']) {
       await main().getByRole('button', { name: button, exact: true }).click();
       await expect.poll(() => close.getAttribute('aria-invalid'), WAIT).toBe('true');
       expect(await fieldMessage(close)).toBe(
         "Error: This time has passed: a new game's answers must close later than now",
       );
+      // The server's check ran all the same: the empty question stands beside its field too.
+      await expect.poll(() => text.getAttribute('aria-invalid'), WAIT).toBe('true');
     }
-    // Refused before any question was asked (no confirm) or anything sent.
+    // Only checked, never created, and no confirm asked (it would have said the game opens at once).
     expect((await (await page.request.get(`/api/host/games/${ENDPOINT}`)).json()).games.length).toBe(before);
     await checkScreen(page, 'host-new-game-closed-already');
     // Later times go through.

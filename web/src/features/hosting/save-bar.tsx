@@ -25,19 +25,19 @@ export function useSeasonSave(
   // The document the problems are about: it names the series and games their paths point into.
   const [sent, setSent] = useState<Season | null>(null);
   const mutation = useMutation({
-    mutationFn: ({ target, dryRun }: { target: SaveTarget; dryRun: boolean }) => importOver(target, dryRun),
+    mutationFn: ({ target, dryRun }: SaveRequest) => importOver(target, dryRun),
     onMutate: () => setDone(null),
     // Another tab or host changed what this screen edits (412): the screen now shows their version,
     // and the host's own edits stay in the draft (useDraft) to be checked and saved again.
-    onError: async (err) => {
+    onError: async (err, { found }) => {
       // A refusal in a sentence answers this document: the problems of an earlier one are gone.
-      setProblems([]);
+      setProblems(found);
       if (isApiError(err, 412)) await refresh();
     },
-    onSuccess: async ({ outcome, doc }, { dryRun }) => {
-      if (!outcome.ok) {
+    onSuccess: async ({ outcome, doc }, { dryRun, found }) => {
+      if (!outcome.ok || found.length > 0) {
         setSent(doc);
-        setProblems(outcome.problems);
+        setProblems([...found, ...(outcome.ok ? [] : outcome.problems)]);
         return;
       }
       setProblems([]);
@@ -54,18 +54,24 @@ export function useSeasonSave(
     sent,
     done,
     mutation,
-    /** Problems the screen finds itself, shown as the server's are, with nothing sent. */
-    refuse: (found: SeasonProblem[], doc: Season) => {
-      setDone(null);
-      setSent(doc);
-      setProblems(found);
-    },
-    check: (target: SaveTarget) => sendOnce(() => mutation.mutateAsync({ target, dryRun: true })),
-    save: (target: SaveTarget) => sendOnce(() => mutation.mutateAsync({ target, dryRun: false })),
+    /**
+     * A check (the import's dry run). `found`: problems the screen found itself, listed with the
+     * server's, so one mistake the screen catches does not hide the others until it is mended.
+     */
+    check: (target: SaveTarget, found: SeasonProblem[] = []) =>
+      sendOnce(() => mutation.mutateAsync({ target, dryRun: true, found })),
+    save: (target: SaveTarget) => sendOnce(() => mutation.mutateAsync({ target, dryRun: false, found: [] })),
   };
 }
 
 export type SeasonSave = ReturnType<typeof useSeasonSave>;
+
+interface SaveRequest {
+  target: SaveTarget;
+  dryRun: boolean;
+  /** Problems the screen found before sending: the request is then a check, never a save. */
+  found: SeasonProblem[];
+}
 
 /** What a screen saves: its edits laid over a version of the community's document. */
 export interface SaveTarget {
@@ -179,17 +185,19 @@ export function SaveBar({
     disabled?: boolean;
     /** Asked before a save (not a check): false keeps the edits unsent. */
     confirmSave?: () => boolean;
-    /** Problems the screen can tell before sending (a check or a save): any, and nothing is sent. */
+    /** Problems the screen can tell before sending: any, and the edits are only checked, not saved. */
     checkFirst?: (doc: Season) => SeasonProblem[];
   }) {
   const { mutation, done, placed, sent } = save;
   const send = (dryRun: boolean) => {
     const doc = build(base.doc);
     if (!doc) return;
+    const target = { base, build, part };
     const found = checkFirst?.(doc) ?? [];
-    if (found.length > 0) return save.refuse(found, doc);
+    // Not saved: checked, for the server's problems to stand beside the screen's own.
+    if (found.length > 0) return save.check(target, found);
     if (!dryRun && confirmSave && !confirmSave()) return;
-    (dryRun ? save.check : save.save)({ base, build, part });
+    (dryRun ? save.check : save.save)(target);
   };
   return (
     <div className="host-save">
