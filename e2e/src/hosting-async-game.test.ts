@@ -266,7 +266,7 @@ describe('hosting journey', () => {
           'Submissions must not close before they open',
           expect.stringMatching(
             new RegExp(
-              `^(This game opened at ${local}: this time may only move later \\(it is ${local}\\)|This time has passed: it stays ${local})$`,
+              `^(This game opened at ${local}: this time may only move later \\(it is saved as ${local}\\)|This time has passed: it stays ${local})$`,
             ),
           ),
         ]);

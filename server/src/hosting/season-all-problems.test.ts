@@ -116,7 +116,7 @@ describe.each(dbKinds)('season import: every problem in one answer (%s)', (kind)
       ['series.0.games.0.schedule.standby', `This time has passed: it stays ${iso(now - HOUR)}`],
       [
         'series.0.games.0.schedule.complete',
-        `This game opened at ${iso(now - 2 * HOUR)}: this time may only move later (it is ${iso(now + HOUR)})`,
+        `This game opened at ${iso(now - 2 * HOUR)}: this time may only move later (it is saved as ${iso(now + HOUR)})`,
       ],
     ]);
   });
