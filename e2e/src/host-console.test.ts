@@ -209,6 +209,16 @@ describe('host console: the demo host edits a game', () => {
     await game.getByRole('heading').getByRole('link').click();
     await main().getByRole('heading', { level: 2, name: 'Questions' }).waitFor();
     question = main().getByRole('group', { name: 'Question 1', exact: true });
+    // Its kind changed and changed back: its choices, or its slider, come back as they were.
+    const kind = question.getByLabel('Kind', { exact: true });
+    const original = await kind.inputValue();
+    const fields = () =>
+      question.locator('input, select').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    const before = await fields();
+    await kind.selectOption(original === 'predict' ? 'vote' : 'predict');
+    expect(await fields()).not.toEqual(before);
+    await kind.selectOption(original);
+    expect(await fields()).toEqual(before);
     await question.getByLabel('Question text', { exact: true }).fill(edited);
     await main().getByRole('button', { name: 'Save game' }).click();
     await expect

@@ -131,7 +131,16 @@ describe('season edits: kinds, keys, duplicates', () => {
       outcome: 42,
     });
     // A vote restored keeps its linked guess's choices too (they follow the vote's).
-    const pair = game([v, guess('Most picked?', 1)]);
+    const linked = guess('Most picked?', 1);
+    expect(withKind(withKind(linked, 'predict'), 'guess', linked)).toMatchObject({ linked_vote: 1 });
+    expect('linked_vote' in withKind(linked, 'vote')).toBe(false);
+    // Guess to vote and back: its link again, with the choices as edited meanwhile.
+    const asVote = { ...withKind(linked, 'vote'), choices: [{ text: 'X' }, { text: 'Y' }] };
+    expect(withKind(asVote, 'guess', linked)).toMatchObject({ linked_vote: 1, choices: asVote.choices });
+    // As exported (no voided, no time): back exactly as it was, no field added.
+    const bare = { kind: 'vote', text: 'Best?', choices: [{ text: 'A' }, { text: 'B' }] } as SeasonQuestion;
+    expect(withKind(withKind(bare, 'predict'), 'vote', bare)).toEqual(bare);
+    const pair = game([v, linked]);
     const wiped = replaceQuestion(replaceQuestion(pair, 0, p), 0, withKind(p, 'vote', v));
     expect(wiped.questions[1]).toMatchObject({ kind: 'guess', linked_vote: 1, choices: v.choices });
   });

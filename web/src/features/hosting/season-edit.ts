@@ -80,13 +80,17 @@ export function newQuestion(kind: QuestionKind): SeasonQuestion {
  */
 export function withKind(q: SeasonQuestion, kind: QuestionKind, earlier?: SeasonQuestion): SeasonQuestion {
   if (q.kind === kind) return q;
-  const fresh = newQuestion(kind);
   const keep = { text: q.text, secs_to_answer: q.secs_to_answer, ...(q.image && { image: q.image }) };
-  if (kind === 'predict') {
-    const back =
-      earlier?.kind === 'predict' ? { slider: { ...earlier.slider }, outcome: earlier.outcome } : {};
-    return { ...fresh, ...back, ...keep } as SeasonQuestion;
+  if (earlier?.kind === kind) {
+    // Back to the kind it had: as it was then (its link, slider, outcome; no field added), with what
+    // was edited since (text, image, time). Between vote and guess the choices are today's.
+    const { text: _text, image: _image, secs_to_answer: _secs, ...parts } = earlier;
+    const back = { ...parts, ...keep } as SeasonQuestion;
+    return back.kind !== 'predict' && q.kind !== 'predict' ? { ...back, choices: editableChoices(q) } : back;
   }
+  const fresh = newQuestion(kind);
+  if (kind === 'predict') return { ...fresh, ...keep } as SeasonQuestion;
+  // From a predict: the choices it had before, on the other choice kind (a vote's for a guess).
   const from = q.kind === 'predict' ? earlier : q;
   const choices = from && from.kind !== 'predict' ? editableChoices(from) : editableChoices(fresh);
   return { ...fresh, ...keep, choices } as SeasonQuestion;

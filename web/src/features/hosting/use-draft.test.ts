@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rebaseDraft } from './use-draft';
+import { rebaseDraft, sameValue } from './use-draft';
 
 // A screen's draft when the document changes under it (a save elsewhere, a refused stale save):
 // the host's own edits stay, and what they did not touch follows the newer document.
@@ -36,5 +36,17 @@ describe('rebaseDraft', () => {
   it('keeps an edited list or text whole', () => {
     expect(rebaseDraft(['a'], ['a', 'b'], ['c'])).toEqual(['a', 'b']);
     expect(rebaseDraft('old', 'mine', 'theirs')).toBe('mine');
+  });
+});
+
+describe('sameValue', () => {
+  it('compares data, not the order its fields were written in', () => {
+    const q = { kind: 'vote', text: 'Best?', choices: [{ text: 'A' }], voided: false };
+    expect(sameValue(q, { voided: false, choices: [{ text: 'A' }], text: 'Best?', kind: 'vote' })).toBe(true);
+    expect(sameValue(q, { ...q, choices: [{ text: 'B' }] })).toBe(false);
+    // A list's order is data.
+    expect(sameValue(['a', 'b'], ['b', 'a'])).toBe(false);
+    // As JSON has it: a field left undefined is no field.
+    expect(sameValue({ a: 1, b: undefined }, { a: 1 })).toBe(true);
   });
 });

@@ -1,10 +1,14 @@
 import { useCallback, useState } from 'react';
 
-/** Equal as data: what the server sends and what the editors hold are plain JSON. */
-export const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const same = sameValue;
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+/** An object's fields in name order: the server's and an editor's may list the same fields in two orders. */
+const byName = (_key: string, v: unknown) =>
+  isRecord(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v;
+
+/** Equal as data: what the server sends and what the editors hold are plain JSON, in any field order. */
+export const sameValue = (a: unknown, b: unknown) => JSON.stringify(a, byName) === JSON.stringify(b, byName);
+const same = sameValue;
 
 /**
  * A draft carried over to newer server data: an object takes the new data's fields except those the
