@@ -384,7 +384,9 @@ describe('games: a new user enters a clash for a team and answers', () => {
     // A clash this player did not enter, over: its teams are listed, with no team to choose.
     await page.getByRole('heading', { name: 'Participating Communities:', exact: true }).waitFor();
     expect(await represent().count()).toBe(0);
-    expect(await page.getByText('Your score counts toward this community.', { exact: false }).count()).toBe(0);
+    expect(await page.getByText('Your score counts toward this community.', { exact: false }).count()).toBe(
+      0,
+    );
     await page.getByRole('link', { name: 'How scoring works', exact: true }).waitFor();
     await checkScreen(page, 'game-complete');
     await playNav.getByRole('link', { name: 'Upcoming', exact: true }).click();

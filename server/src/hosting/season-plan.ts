@@ -328,7 +328,10 @@ function checkOpenedGame(
       // The problem's place names the field (a file's key, or the console's label for it).
       at([...schedule, field], `This time has passed: it stays ${isoTime(old[field])}`);
     else if (will < was)
-      at([...schedule, field], `${opened}: this time may only move later (it is saved as ${isoTime(old[field])})`);
+      at(
+        [...schedule, field],
+        `${opened}: this time may only move later (it is saved as ${isoTime(old[field])})`,
+      );
   }
   if (next.synchronous !== old.synchronous)
     at([...path, 'synchronous'], `${opened}: live or not can no longer change`);
