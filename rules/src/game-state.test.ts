@@ -12,6 +12,7 @@ import {
   nextStateChangeAt,
   RECENT_WINDOW_MS,
   stateLabel,
+  takesEntries,
 } from './game-state';
 
 const schedule = {
@@ -271,5 +272,13 @@ describe('order within a list', () => {
     expect(sorted('ongoing')).toEqual([early, late]);
     expect(sorted('recent')).toEqual([late, early]);
     expect(sorted('past')).toEqual([late, early]);
+  });
+});
+
+describe('takesEntries', () => {
+  it('before and while a game is open, and while a live game runs; never after', () => {
+    const states = ['closed', 'open', 'standby', 'results', 'complete'] as const;
+    expect(states.filter((s) => takesEntries(s, false))).toEqual(['closed', 'open']);
+    expect(states.filter((s) => takesEntries(s, true))).toEqual(['closed', 'open', 'standby']);
   });
 });

@@ -165,6 +165,15 @@ export function callToAction(input: CallToActionInput): CallToAction {
   }
 }
 
+/**
+ * Whether a player may still enter the game (and so choose a team to represent): before it opens
+ * (to choose ahead), while it is open, and for a live game while it runs (DESIGN §2: a member joins
+ * the question in progress). Past that, nobody new takes part.
+ */
+export function takesEntries(state: GameState, synchronous: boolean): boolean {
+  return state === 'closed' || state === 'open' || (synchronous && state === 'standby');
+}
+
 function sameLocalDay(a: Date, b: Date): boolean {
   return a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 }

@@ -74,8 +74,10 @@ describe('withLocalTimes', () => {
   it('writes each UTC time of a sentence on the viewer’s clock, and leaves the rest', () => {
     const at = local(2030, 1, 7, 18);
     const later = local(2030, 1, 9, 0, 30).replace('.000Z', 'Z');
-    expect(withLocalTimes(`This game opened at ${at}: standby may only move later (it is ${later})`)).toBe(
-      'This game opened at Mon, Jan 7, 2030, 6:00 PM: standby may only move later (it is Wed, Jan 9, 2030, 12:30 AM)',
+    expect(
+      withLocalTimes(`This game opened at ${at}: standby may only move later (it is saved as ${later})`),
+    ).toBe(
+      'This game opened at Mon, Jan 7, 2030, 6:00 PM: standby may only move later (it is saved as Wed, Jan 9, 2030, 12:30 AM)',
     );
     expect(withLocalTimes('Name is required; 2030-01-07 is a date')).toBe(
       'Name is required; 2030-01-07 is a date',

@@ -33,8 +33,11 @@ export function ImagePicker({
 }) {
   const id = useId();
   const [error, setError] = useState<string | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
+  const [preview, setPreview] = useState<{ url: string; of: File } | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  // The file chosen now: a preview's late error about an earlier choice must not refuse this one.
+  const chosen = useRef(file);
+  chosen.current = file;
 
   useEffect(() => {
     if (!file) {
@@ -42,7 +45,7 @@ export function ImagePicker({
       return;
     }
     const url = URL.createObjectURL(file);
-    setPreview(url);
+    setPreview({ url, of: file });
     return () => URL.revokeObjectURL(url);
   }, [file]);
 
@@ -52,10 +55,12 @@ export function ImagePicker({
         // The preview is the first to open the file: a file it cannot show is refused here, at once,
         // not by the server after Sign Up (which checks the bytes all the same).
         <img
+          key={preview.url}
           className="avatar avatar-large"
-          src={preview}
+          src={preview.url}
           alt=""
           onError={() => {
+            if (chosen.current !== preview.of) return;
             setError(NOT_A_PICTURE);
             if (input.current) input.current.value = '';
             onChange(null);

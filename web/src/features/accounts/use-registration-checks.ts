@@ -5,7 +5,7 @@ export type RegistrationChecks = typeof localChecks;
 
 /**
  * The form's format checks, loaded after the first render: they hold zod and the contract's
- * schemas, which would otherwise be most of the sign-up page's first screen (decision 023's budget).
+ * schemas, which would otherwise be most of the sign-up page's first screen (decision 025's budget).
  * The browser has them a moment later (the same chunk checks the first API answers); until then
  * the fields say they are checking. A load that fails is thrown to the route's error screen, as a
  * screen whose own file failed would be.

@@ -1,4 +1,5 @@
 import type { Game } from '@hunch/contract';
+import { takesEntries } from '@hunch/rules';
 import { Link } from 'react-router';
 import { communityPath } from '../../shared/paths';
 
@@ -22,10 +23,9 @@ export function SubcommunitySelect({ game, joined, value, locked, onChange }: Su
   // An entry that represents none: its player left the community they had chosen (leaving erases
   // what they did there, their representing it too), and plays on for no team.
   const playsForNone = locked && value === '';
-  // A team is chosen to enter. Once entries have closed (a live game takes players while it runs),
-  // one who has not entered has none to choose: the box and its "counts toward" were a false promise.
-  const entering =
-    game.state === 'closed' || game.state === 'open' || (game.synchronous && game.state === 'standby');
+  // A team is chosen to enter. Once entries have closed, one who has not entered has none to
+  // choose: the box and its "counts toward" were a false promise.
+  const entering = takesEntries(game.state, game.synchronous);
   return (
     <section className="subcommunities" aria-labelledby="subcommunities-heading">
       <h2 id="subcommunities-heading" className="section-heading">

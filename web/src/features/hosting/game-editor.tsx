@@ -187,9 +187,12 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
   });
   const count = game.questions.length;
   const qAt = (i: number) => `${at}.questions.${i}`;
+  // Counts the moves and removals: a question editor's place may then hold another question.
+  const [layout, setLayout] = useState(0);
   const move = (i: number, delta: number) => {
     const j = i + delta;
     setGame((g) => moveQuestion(g, i, delta));
+    setLayout((n) => n + 1);
     const edge = delta < 0 ? j === 0 : j === count - 1;
     focusNext.current = `${fieldId(qAt(j))}-${(delta < 0) !== edge ? 'up' : 'down'}`;
   };
@@ -284,8 +287,10 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
                       game={game}
                       onChange={(next) => setGame((g) => replaceQuestion(g, i, next))}
                       onMove={(delta) => move(i, delta)}
+                      layout={layout}
                       onRemove={() => {
                         setGame((g) => removeQuestion(g, i));
+                        setLayout((n) => n + 1);
                         focusNext.current = 'questions-heading';
                       }}
                     />

@@ -9,6 +9,7 @@ import {
   CHOICES_MIN,
   type EditChoice,
   editableChoices,
+  followLinkedVote,
   linkableVotes,
   withKind,
 } from './season-edit';
@@ -222,6 +223,8 @@ export interface QuestionEditorProps {
   onChange: (q: SeasonQuestion) => void;
   onMove: (delta: number) => void;
   onRemove: () => void;
+  /** Changes each time questions move or go: what a question left behind belongs to its place. */
+  layout: number;
 }
 
 /** One question of an unlocked game: its kind, text, image, choices or slider, and live time. */
@@ -234,20 +237,21 @@ export function QuestionEditor({
   onChange,
   onMove,
   onRemove,
+  layout,
 }: QuestionEditorProps) {
   const n = index + 1;
   const votes = q.kind === 'guess' ? linkableVotes(game, index) : [];
   // What a kind change left behind (the choices, or the slider and outcome), to restore when the
-  // kind changes back. Kept while the question's text is the one it had then: this place may hold
-  // another question after a move or a removal, whose parts these are not.
-  const leftBehind = useRef<{ text: string; choices?: SeasonQuestion; predict?: SeasonQuestion }>({
-    text: '',
+  // kind changes back. Only while the questions keep their places: after a move or a removal this
+  // place holds another question, whose parts these are not (`layout` counts those changes).
+  const leftBehind = useRef<{ layout: number; choices?: SeasonQuestion; predict?: SeasonQuestion }>({
+    layout,
   });
   const changeKind = (kind: SeasonQuestion['kind']) => {
-    const kept = leftBehind.current.text === q.text ? leftBehind.current : { text: q.text };
+    const kept = leftBehind.current.layout === layout ? leftBehind.current : { layout };
     const side = (k: SeasonQuestion['kind']) => (k === 'predict' ? 'predict' : 'choices');
     leftBehind.current = { ...kept, [side(q.kind)]: q };
-    onChange(withKind(q, kind, kept[side(kind)]));
+    onChange(followLinkedVote(game, index, withKind(q, kind, kept[side(kind)])));
   };
   return (
     <li className="card host-question">

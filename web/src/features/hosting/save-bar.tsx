@@ -29,8 +29,10 @@ export function useSeasonSave(
     onMutate: () => setDone(null),
     // Another tab or host changed what this screen edits (412): the screen now shows their version,
     // and the host's own edits stay in the draft (useDraft) to be checked and saved again.
-    onError: async (err, { found }) => {
+    onError: async (err, { target, found }) => {
       // A refusal in a sentence answers this document: the problems of an earlier one are gone.
+      // The screen's own stay, named in the document they are about.
+      setSent(target.build(target.base.doc));
       setProblems(found);
       if (isApiError(err, 412)) await refresh();
     },

@@ -5,6 +5,7 @@ import {
   addQuestion,
   duplicateGame,
   editableGame,
+  followLinkedVote,
   laterSchedule,
   linkableVotes,
   moveQuestion,
@@ -130,19 +131,35 @@ describe('season edits: kinds, keys, duplicates', () => {
       slider: pr.kind === 'predict' ? pr.slider : {},
       outcome: 42,
     });
-    // A vote restored keeps its linked guess's choices too (they follow the vote's).
+    // A guess brought back links its vote again.
     const linked = guess('Most picked?', 1);
     expect(withKind(withKind(linked, 'predict'), 'guess', linked)).toMatchObject({ linked_vote: 1 });
     expect('linked_vote' in withKind(linked, 'vote')).toBe(false);
-    // Guess to vote and back: its link again, with the choices as edited meanwhile.
-    const asVote = { ...withKind(linked, 'vote'), choices: [{ text: 'X' }, { text: 'Y' }] };
-    expect(withKind(asVote, 'guess', linked)).toMatchObject({ linked_vote: 1, choices: asVote.choices });
     // As exported (no voided, no time): back exactly as it was, no field added.
     const bare = { kind: 'vote', text: 'Best?', choices: [{ text: 'A' }, { text: 'B' }] } as SeasonQuestion;
     expect(withKind(withKind(bare, 'predict'), 'vote', bare)).toEqual(bare);
+    // A vote brought back gives its linked guess its choices again (guesses follow their vote).
     const pair = game([v, linked]);
     const wiped = replaceQuestion(replaceQuestion(pair, 0, p), 0, withKind(p, 'vote', v));
     expect(wiped.questions[1]).toMatchObject({ kind: 'guess', linked_vote: 1, choices: v.choices });
+  });
+
+  it('a guess brought back takes its linked vote’s choices of now, or loses a link to no vote', () => {
+    const linked = guess('Most picked?', 1);
+    // Guess to vote, its choices edited, and back: a guess offers its vote's choices, not those.
+    const asVote = { ...withKind(linked, 'vote'), choices: [{ text: 'X' }, { text: 'Y' }] };
+    const back = withKind(asVote, 'guess', linked);
+    expect(back).toMatchObject({ linked_vote: 1, choices: asVote.choices });
+    const renamed = { ...vote('Best?'), choices: [{ text: 'C' }, { text: 'D' }] };
+    expect(followLinkedVote(game([renamed, back]), 1, back)).toMatchObject({
+      linked_vote: 1,
+      choices: renamed.choices,
+    });
+    // Question 1 is a predict now: the link goes (the host picks another vote).
+    expect('linked_vote' in followLinkedVote(game([predict('p', 1), back]), 1, back)).toBe(false);
+    // A link to itself goes too, and other questions pass as they are.
+    expect('linked_vote' in followLinkedVote(game([back]), 0, back)).toBe(false);
+    expect(followLinkedVote(game([renamed]), 0, renamed)).toBe(renamed);
   });
 
   it('the next key counts on from a number, else adds one', () => {
@@ -176,6 +193,14 @@ describe('season edits: kinds, keys, duplicates', () => {
         standby: '2027-03-19T18:00:00Z',
         complete: '2027-03-20T18:00:00Z',
       });
+      // The hour after clocks go back: 11:00 PDT on 25 October, now 10:30 PST on 1 November. The
+      // fewest weeks is one (11:00 PST on 1 November is still ahead), not two.
+      const autumn = {
+        open: '2026-10-25T18:00:00Z',
+        standby: '2026-10-26T18:00:00Z',
+        complete: '2026-10-27T18:00:00Z',
+      };
+      expect(laterSchedule(autumn, new Date('2026-11-01T18:30:00Z')).open).toBe('2026-11-01T19:00:00Z');
     } finally {
       if (zone === undefined) delete process.env.TZ;
       else process.env.TZ = zone;

@@ -96,6 +96,19 @@ export function withKind(q: SeasonQuestion, kind: QuestionKind, earlier?: Season
   return { ...fresh, ...keep, choices } as SeasonQuestion;
 }
 
+/**
+ * Question `i`, a guess, as its linked vote stands now: that vote's choices (a guess offers them, in
+ * their order), or no link when the number is no longer another question's vote. A guess brought
+ * back by a kind change may carry a link older than the vote's latest edit, or than a move.
+ */
+export function followLinkedVote(game: SeasonGame, i: number, q: SeasonQuestion): SeasonQuestion {
+  if (q.kind !== 'guess' || q.linked_vote === undefined) return q;
+  const vote = game.questions[q.linked_vote - 1];
+  if (vote?.kind === 'vote' && q.linked_vote - 1 !== i) return { ...q, choices: editableChoices(vote) };
+  const { linked_vote: _gone, ...unlinked } = q;
+  return unlinked;
+}
+
 /** Renumbers every guess's linked_vote (1-based) through `map`; undefined unlinks it. */
 function relink(questions: SeasonQuestion[], map: (n: number) => number | undefined): SeasonQuestion[] {
   return questions.map((q) => {
@@ -185,8 +198,10 @@ const isoOf = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z')
  */
 export function laterSchedule(schedule: Schedule, now: Date): Schedule {
   const open = Date.parse(schedule.open);
+  // A first guess in fixed weeks, then set by the calendar: an hour of daylight saving either way.
   let weeks = Math.max(1, Math.floor((now.getTime() - open) / WEEK) + 1);
   while (addWeeks(open, weeks).getTime() <= now.getTime()) weeks++;
+  while (weeks > 1 && addWeeks(open, weeks - 1).getTime() > now.getTime()) weeks--;
   const shift = (iso: string) => isoOf(addWeeks(Date.parse(iso), weeks).getTime());
   return { open: shift(schedule.open), standby: shift(schedule.standby), complete: shift(schedule.complete) };
 }
