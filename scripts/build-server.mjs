@@ -1,6 +1,6 @@
 // The server as `npm start` runs it: server/src/main.ts and the workspace packages it imports
 // (@hunch/contract, @hunch/rules) bundled by esbuild into server/dist/main.mjs, npm packages left
-// to Node. Without tsx in the running process the idle server holds ~50 MB less (decision 026);
+// to Node; beside it the season reader's thread (server/dist/season-read-worker.mjs, decision 040). Without tsx in the running process the idle server holds ~50 MB less (decision 026);
 // the tests and `npm run dev` still run the TypeScript itself. Fast (well under a second), so
 // `npm start` bundles every time and never runs stale code.
 import { readFileSync } from 'node:fs';
@@ -23,8 +23,12 @@ function npmPackages() {
 
 export async function buildServer() {
   await build({
-    entryPoints: [path.join(root, 'server/src/main.ts')],
-    outfile: serverBundle,
+    entryPoints: {
+      main: path.join(root, 'server/src/main.ts'),
+      'season-read-worker': path.join(root, 'server/src/hosting/season-read-worker.ts'),
+    },
+    outdir: path.dirname(serverBundle),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

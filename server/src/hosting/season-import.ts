@@ -1,11 +1,9 @@
 import {
   type GameState,
   inDocumentOrder,
-  parseSeason,
   SEASON_ENDPOINT_PATTERN,
   type SeasonImportResult,
   type SeasonParts,
-  type SeasonProblem,
 } from '@hunch/contract';
 import { gameStateAt } from '@hunch/rules';
 import type { Db, Queryable } from '../platform/db/database';
@@ -24,8 +22,9 @@ import {
   loadCommunityState,
   lockCommunityEndpoint,
 } from './season-queries';
+import { readSeason, type SeasonReading } from './season-reader';
 import { SeasonRefusal } from './season-refusal';
-import { readSeasonText, type SeasonFormat, type SeasonText } from './season-text';
+import type { SeasonFormat } from './season-text';
 
 /** A season document's text: 2 MB holds thousands of games. */
 export const SEASON_TEXT_MAX_BYTES = 2 * 1024 * 1024;
@@ -86,9 +85,6 @@ async function movedGames(
   }));
 }
 
-const withPlaces = (problems: SeasonProblem[], text: SeasonText): SeasonProblem[] =>
-  problems.map((p) => (p.line !== undefined ? p : { ...p, ...text.locate(p.path) }));
-
 /** The community a document names, when it names one well enough to check who may write it. */
 function namedCommunity(value: unknown): string | undefined {
   const community = (value as { community?: { endpoint?: unknown } } | null)?.community;
@@ -132,14 +128,31 @@ export async function importSeason(
       413,
       `The season file is too large (${SEASON_TEXT_MAX_BYTES / 1024 / 1024} MB at most)`,
     );
-  const read = readSeasonText(text, format);
-  if ('problems' in read) throw new SeasonRefusal(read.problems);
+  const read = await readSeason(text, format);
+  if (!('parts' in read)) throw new SeasonRefusal(read.problems);
+  try {
+    return await importRead(db, read, bundle, opts);
+  } catch (err) {
+    // Placed here, once, outside the transaction: placing thousands of problems takes a while.
+    if (err instanceof SeasonRefusal) throw new SeasonRefusal(await read.placed(err.problems));
+    throw err;
+  } finally {
+    read.release();
+  }
+}
 
+/** The rest of an import, once the document is read: who may write it, its checks, its writes. */
+async function importRead(
+  db: Db,
+  read: SeasonReading,
+  bundle: Bundle | undefined,
+  opts: ImportOptions,
+): Promise<SeasonImportResult> {
   // Who may write comes before what is wrong: a host learns nothing of a community not theirs.
   const endpoint = namedCommunity(read.value);
   if (endpoint && opts.into !== undefined && endpoint !== opts.into) {
     const message = `This file is for the community ${endpoint}, not ${opts.into}: import it on that community's page, or change community.endpoint`;
-    throw new SeasonRefusal(withPlaces([{ path: 'community.endpoint', message }], read));
+    throw new SeasonRefusal([{ path: 'community.endpoint', message }]);
   }
   if (endpoint) {
     const exists = (await existingCommunities(db, [endpoint])).has(endpoint);
@@ -147,9 +160,9 @@ export async function importSeason(
   }
   // Every problem in one answer: the parts of the document that parse are checked on, against the
   // stored state and the images too, whatever their shape problems elsewhere.
-  const { parts, problems } = parseSeason(read.value);
+  const { parts, problems } = read;
   // No community read, nobody authorized: nothing is looked up for this file (it has problems).
-  if (!endpoint) throw new SeasonRefusal(withPlaces(problems, read));
+  if (!endpoint) throw new SeasonRefusal(problems);
 
   const sender = opts.actor.userId === null ? undefined : `account:${opts.actor.userId}`;
   const images = await resolveImages(imageRefs(parts), bundle?.files, opts.uploadsDir, { sender });
@@ -178,7 +191,7 @@ export async function importSeason(
       };
       const planned = planSeason(parts, image, stale ? undefined : state, lookups, opts.now);
       const all = inDocumentOrder([...problems, ...images.problems, ...planned.problems], read.value);
-      if (all.length > 0) throw new SeasonRefusal(withPlaces(all, read));
+      if (all.length > 0) throw new SeasonRefusal(all);
       // A document without problems parses whole, community and all.
       if (!planned.plan) throw new Error('A season without problems has no plan');
       const counts = planCounts(planned.plan);
