@@ -51,8 +51,6 @@ let idleTimer: NodeJS.Timeout | undefined;
 
 function startWorker(): Worker {
   const started = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-  // Never what keeps the process alive: a server shutting down does not wait for it.
-  started.unref();
   started.on('message', (answer: ReaderAnswer) => {
     const waiter = waiting.get(answer.id);
     waiting.delete(answer.id);
@@ -72,6 +70,8 @@ function startWorker(): Worker {
 
 function stopWhenIdle(): void {
   clearTimeout(idleTimer);
+  // Held only while it owes an answer: a command that imports a file ends when it is done.
+  if (waiting.size === 0) worker?.unref();
   if (waiting.size > 0 || holding.size > 0) return;
   idleTimer = setTimeout(() => {
     const idle = worker;
@@ -85,6 +85,7 @@ function ask(request: ReaderRequest): Promise<ReaderAnswer> {
   clearTimeout(idleTimer);
   worker ??= startWorker();
   const sent = worker;
+  sent.ref();
   return new Promise<ReaderAnswer>((resolve, reject) => {
     waiting.set(request.id, { resolve, reject });
     sent.postMessage(request);
