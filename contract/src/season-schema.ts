@@ -12,12 +12,16 @@ import { z } from 'zod';
 const oneLine = /^[^\p{Cc}\p{Cs}]*$/u;
 const multiLine = /^(?:[^\p{Cc}\p{Cs}]|[\t\n\r])*$/u;
 
+/** Something to read: a name of spaces alone shows as nothing (a community page with no name). */
+const notBlank = (s: string) => s.trim() !== '';
+
 const line = (max: number, what: string) =>
   z
     .string()
     .min(1, `${what} is empty`)
     .max(max, `${what} is longer than ${max} characters`)
-    .regex(oneLine, `${what} holds a control character`);
+    .regex(oneLine, `${what} holds a control character`)
+    .refine((s) => s === '' || notBlank(s), `${what} is only spaces`);
 
 export const SEASON_ENDPOINT_PATTERN = /^[a-z0-9-]{3,40}$/;
 export const seasonEndpointSchema = z
@@ -67,7 +71,12 @@ const sliderSchema = z
     min: number,
     max: number,
     step: z.number().positive('The step must be above 0').max(1e9, 'At most 1000000000'),
-    unit: z.string().max(20, 'The unit is longer than 20 characters').regex(oneLine).default(''),
+    unit: z
+      .string()
+      .max(20, 'The unit is longer than 20 characters')
+      .regex(oneLine)
+      .refine((u) => u === '' || notBlank(u), 'The unit is only spaces: leave it empty or name one')
+      .default(''),
   })
   .superRefine((s, ctx) => {
     if (s.max <= s.min) ctx.addIssue({ code: 'custom', path: ['max'], message: 'max must be above min' });

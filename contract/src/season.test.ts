@@ -171,6 +171,39 @@ describe('season documents', () => {
     expect(pathsOf(edit)).toEqual(paths);
   });
 
+  it('refuses names, texts and choices of spaces alone, which show as nothing', () => {
+    const doc = valid();
+    doc.community.name = '   ';
+    const series = doc.series![0]!;
+    series.name = ' ';
+    const game = series.games![0]!;
+    game.name = '\u3000';
+    const [vote, guess, predict] = game.questions as [
+      { text: string; choices: unknown[] },
+      { text: string },
+      { slider: { unit: string } },
+    ];
+    vote.text = '  ';
+    vote.choices = ['River loop', '  ', '   '];
+    guess.text = 'Most picked?';
+    predict.slider.unit = '  ';
+    const { problems } = parseSeason(doc);
+    expect(problems.map((p) => [p.path, p.message])).toEqual([
+      ['community.name', 'The community name is only spaces'],
+      ['series.0.name', 'The series name is only spaces'],
+      ['series.0.games.0.questions.0.text', 'The question text is only spaces'],
+      ['series.0.games.0.questions.0.choices.1', 'A choice is only spaces'],
+      ['series.0.games.0.questions.0.choices.2', 'A choice is only spaces'],
+      ['series.0.games.0.questions.2.slider.unit', 'The unit is only spaces: leave it empty or name one'],
+      // Last: the name is added after the game's other fields, and problems come in document order.
+      ['series.0.games.0.name', 'The game name is only spaces'],
+    ]);
+    // Spaces around words are words all the same.
+    const fine = valid();
+    fine.community.name = ' Riverside Runners ';
+    expect(parseSeason(fine).problems).toEqual([]);
+  });
+
   it('says a schedule out of order in the words of the kind of game', () => {
     const messages = (synchronous: boolean) => {
       const doc = valid() as Loose;
