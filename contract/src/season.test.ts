@@ -178,7 +178,7 @@ describe('season documents', () => {
     series.name = ' ';
     const game = series.games![0]!;
     game.name = '\u3000';
-    const [vote, guess, predict] = game.questions as [
+    const [vote, guess, predict] = game.questions as unknown as [
       { text: string; choices: unknown[] },
       { text: string },
       { slider: { unit: string } },
