@@ -143,13 +143,23 @@ export function readSeasonText(
     if (yamlDepth(text) > SEASON_MAX_DEPTH) return { problems: [{ path: '', message: TOO_DEEP }] };
     const { doc, lineCounter } = yamlDocument(text);
     if (doc.errors.length > 0) {
+      // After one broken structure (an indent out of place, an unclosed bracket) the parser's next
+      // errors mostly follow from it: one bad line gave 101. Independent ones (a key twice) before it
+      // are kept; after it, the rest are counted, not listed.
+      const broken = doc.errors.findIndex((e) => e.code !== 'DUPLICATE_KEY');
+      const shown = broken === -1 ? doc.errors : doc.errors.slice(0, broken + 1);
+      const more = doc.errors.length - shown.length;
       return {
-        problems: doc.errors.map((e) => {
+        problems: shown.map((e, k) => {
           const { line, col } = lineCounter.linePos(e.pos[0]);
           const reason = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+          const after =
+            k === shown.length - 1 && more > 0
+              ? ` (the ${more} ${more === 1 ? 'error' : 'errors'} the reader found after it may follow from this one: fix it first)`
+              : '';
           return {
             path: '',
-            message: `YAML syntax error at line ${line}, column ${col}: ${reason}`,
+            message: `YAML syntax error at line ${line}, column ${col}: ${reason}${after}`,
             line,
             column: col,
           };

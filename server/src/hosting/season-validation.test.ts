@@ -5,7 +5,7 @@ import {
   type SeasonProblem,
 } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
+import { parseDocument, stringify } from 'yaml';
 import { contentCounts, postSeason, seasonDoc, startAdminApp } from '../test/hosting-factories';
 import type { TestApp, TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
@@ -79,6 +79,26 @@ describe.each(dbKinds)('season import refusals (%s)', (kind) => {
     expect(errors[0]!.message).toMatch(/^YAML syntax error at line 4, column 1/);
     const dup = await problemsOf('community:\n  endpoint: a-club\n  endpoint: b-club\n');
     expect(dup[0]).toMatchObject({ line: 3, column: 3 });
+  });
+
+  it('names the one broken line of a YAML file, not the errors that follow from it', async () => {
+    const lines = stringify(seasonDoc(future())).split('\n');
+    // One line out of place in a host's exported file: the reader finds dozens of errors after it.
+    lines.splice(8, 0, '   bad: [unclosed');
+    const text = lines.join('\n');
+    expect(parseDocument(text).errors.length, 'the reader finds several errors').toBeGreaterThan(1);
+    const errors = await problemsOf(text);
+    expect(errors).toHaveLength(1);
+    // Where the reader noticed: the line itself or the next.
+    expect([9, 10]).toContain(errors[0]!.line);
+    expect(errors[0]!.message).toMatch(
+      /^YAML syntax error at line (9|10), column \d+: .+ \(the \d+ errors? the reader found after it may follow from this one: fix it first\)$/,
+    );
+    // Keys given twice are each their own mistake: all of them are listed.
+    const twice = await problemsOf(
+      'community:\n  endpoint: a-club\n  endpoint: b-club\n  name: A\n  name: B\n',
+    );
+    expect(twice.map((e) => e.line)).toEqual([3, 5]);
   });
 
   it('gives JSON syntax errors their line and column', async () => {
