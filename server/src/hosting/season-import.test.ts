@@ -185,7 +185,7 @@ describe.each(dbKinds)('season import and export (%s)', (kind) => {
       expect(res.json().errors).toEqual([
         {
           path: 'community.endpoint',
-          message: `This file is for the community ${doc.community.endpoint}, not ${other.community.endpoint}: import it on that community's page, or change community.endpoint`,
+          message: `This file is for a community ${doc.community.endpoint}, which does not exist: to import it into ${other.community.endpoint}, change community.endpoint to ${other.community.endpoint}`,
           line: 2,
           column: 13,
         },
@@ -197,6 +197,13 @@ describe.each(dbKinds)('season import and export (%s)', (kind) => {
     expect((await postSeason(admin, other, { into: other.community.endpoint })).statusCode).toBe(200);
     const bad = await postSeason(admin, other, { into: 'a\u0000b' });
     expect([bad.statusCode, bad.body]).toEqual([400, 'dry_run is 1 or 0, and community names one community']);
+    // A file for a community that exists points to that community's page.
+    const third = seasonDoc(future());
+    expect((await postSeason(admin, third)).statusCode).toBe(200);
+    const misplaced = await postSeason(admin, third, { dryRun: true, into: other.community.endpoint });
+    expect(misplaced.json().errors[0].message).toBe(
+      `This file is for the community ${third.community.endpoint}, not ${other.community.endpoint}: import it on that community's page, or change community.endpoint`,
+    );
   });
 
   it('dry run reports what it would do and writes nothing', async () => {

@@ -150,14 +150,15 @@ async function importRead(
 ): Promise<SeasonImportResult> {
   // Who may write comes before what is wrong: a host learns nothing of a community not theirs.
   const endpoint = namedCommunity(read.value);
+  // Community pages are public: whether one exists is no secret.
+  const exists = endpoint !== undefined && (await existingCommunities(db, [endpoint])).has(endpoint);
   if (endpoint && opts.into !== undefined && endpoint !== opts.into) {
-    const message = `This file is for the community ${endpoint}, not ${opts.into}: import it on that community's page, or change community.endpoint`;
+    const message = exists
+      ? `This file is for the community ${endpoint}, not ${opts.into}: import it on that community's page, or change community.endpoint`
+      : `This file is for a community ${endpoint}, which does not exist: to import it into ${opts.into}, change community.endpoint to ${opts.into}`;
     throw new SeasonRefusal([{ path: 'community.endpoint', message }]);
   }
-  if (endpoint) {
-    const exists = (await existingCommunities(db, [endpoint])).has(endpoint);
-    await opts.authorize(endpoint, exists);
-  }
+  if (endpoint) await opts.authorize(endpoint, exists);
   // Every problem in one answer: the parts of the document that parse are checked on, against the
   // stored state and the images too, whatever their shape problems elsewhere.
   const { parts, problems } = read;
