@@ -19,7 +19,7 @@ import { clientErrorHandler, installErrorHandler } from './platform/http/error-h
 import { installRateLimits } from './platform/http/rate-limits';
 import { onlyTableRoutes } from './platform/http/register-route';
 import { installSecurityHeaders } from './platform/http/security-headers';
-import { serveWebApp } from './platform/http/static-web';
+import { serveWebApp, showsAppPage } from './platform/http/static-web';
 import { UNSAFE_METHODS } from './platform/http/unsafe-methods';
 import { imageKinds } from './platform/images';
 import { installSessions } from './platform/sessions';
@@ -105,10 +105,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   }
   // The built web app, compressed and cached (platform/http/static-web.ts), when there is one.
   const web = await serveWebApp(app, ctx.config.webDist);
-  // The single-page app owns every other GET path; the API, assets and the build's own files keep
-  // plain-text 404s (a bundle missing after a new build must fail as one, not arrive as HTML).
+  // The single-page app owns every other GET path (and its HEAD); the API, assets and the build's
+  // own files keep plain-text 404s (a bundle missing after a new build must fail as one, not arrive
+  // as HTML).
   app.setNotFoundHandler((request, reply) => {
-    if (web && request.method === 'GET' && !/^\/(api|assets|static|socket\.io)\//.test(request.url)) {
+    if (web && showsAppPage(request.method, request.url)) {
       return web.sendIndex(request, reply);
     }
     return reply
