@@ -16,6 +16,8 @@ export const accountMessages = {
   genderInvalid: 'Gender must be at most 20 characters',
   /** Not a spec text: a gender a text box cannot produce (a control character). */
   genderUnreadable: 'Gender must not contain control characters',
+  /** Not a spec text either: nor one that turns the text around (text.ts). */
+  genderDirection: 'Gender must not contain invisible text-direction characters',
   loginRequired: 'Username and password are required',
   badCredentials: 'Incorrect username or password',
   /** A write refused for its CSRF token: the web fetches a fresh token and retries once. */
@@ -59,7 +61,11 @@ export const dateOfBirthSchema = plainText(10, accountMessages.dobInvalid)
 
 export const genderSchema = plainText(
   GENDER_MAX,
-  { tooLong: accountMessages.genderInvalid, invalid: accountMessages.genderUnreadable },
+  {
+    tooLong: accountMessages.genderInvalid,
+    invalid: accountMessages.genderUnreadable,
+    direction: accountMessages.genderDirection,
+  },
   { trim: true },
 ).min(1);
 
