@@ -89,6 +89,8 @@ type Body = {
   json?: unknown;
   form?: Record<string, string>;
   multipart?: { body: Buffer; contentType: string };
+  /** Any other body, sent under the content type given: what no route reads, for its refusal. */
+  raw?: { body: string | Buffer; contentType: string };
 };
 
 /** A browser stand-in: keeps cookies, fetches and sends the CSRF token like the web app does. */
@@ -115,15 +117,16 @@ export class TestClient {
     }
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     let payload: string | Buffer | undefined;
+    const typed = body.multipart ?? body.raw;
     if (body.json !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(body.json);
     } else if (body.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       payload = new URLSearchParams(body.form).toString();
-    } else if (body.multipart) {
-      headers['content-type'] = body.multipart.contentType;
-      payload = body.multipart.body;
+    } else if (typed) {
+      headers['content-type'] = typed.contentType;
+      payload = typed.body;
     }
     const res = await this.app.inject({ method, url, headers, payload });
     for (const c of res.cookies as { name: string; value: string; expires?: Date; maxAge?: number }[]) {
