@@ -22,7 +22,7 @@ import { installSecurityHeaders } from './platform/http/security-headers';
 import { serveWebApp, showsAppPage } from './platform/http/static-web';
 import { UNSAFE_METHODS } from './platform/http/unsafe-methods';
 import { imageKinds } from './platform/images';
-import { installSessions } from './platform/sessions';
+import { CSRF_COOKIE, installSessions } from './platform/sessions';
 import { profileRoutes } from './profiles/profile-routes';
 import { resultsRoutes } from './results/results-routes';
 import { buildStatsCache } from './results/results-stats-cache';
@@ -65,6 +65,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // One secret per database, so every server process signs and checks the same cookies.
   await app.register(fastifyCookie, { secret: await appSecret(ctx.db, 'cookie') });
   await app.register(fastifyCsrf, {
+    // Renewed when the session's account changes (sessions.ts).
+    cookieKey: CSRF_COOKIE,
     // Secure over HTTPS, as the session cookie: 'auto' asks each request (behind a trusted proxy,
     // X-Forwarded-Proto), so a plain-HTTP install still gets its secret back.
     cookieOpts: { signed: true, httpOnly: true, sameSite: 'lax', path: '/', secure: 'auto' },

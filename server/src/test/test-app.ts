@@ -10,6 +10,7 @@ import { type Config, loadConfig } from '../platform/config';
 import type { Db } from '../platform/db/database';
 import { routeEntryOf } from '../platform/http/register-route';
 import { ensureDefaultImages } from '../platform/images';
+import { CSRF_COOKIE } from '../platform/sessions';
 import { type DbKind, openTestDb } from './test-db';
 import { highLimitsEnv } from './test-limits';
 
@@ -133,6 +134,9 @@ export class TestClient {
       const expired = c.value === '' || (c.expires && c.expires.getTime() < Date.now()) || c.maxAge === 0;
       if (expired) this.cookies.delete(c.name);
       else this.cookies.set(c.name, c.value);
+      // A new CSRF secret (a login, a sign-up, a logout) voids the token held, as the web's
+      // sessionChanged() forgets its own: the next write fetches one.
+      if (c.name === CSRF_COOKIE) this.csrf = undefined;
     }
     return res;
   }
