@@ -16,7 +16,12 @@ export const accountMessages = {
   genderInvalid: 'Gender must be at most 20 characters',
   /** Not a spec text: a gender a text box cannot produce (a control character). */
   genderUnreadable: 'Gender must not contain control characters',
+  /** Not a spec text either: nor one that turns the text around (text.ts). */
+  genderDirection: 'Gender must not contain invisible text-direction characters',
   loginRequired: 'Username and password are required',
+  /** Not spec texts: a login field longer than any account's, said as the rule of sign-up. */
+  loginUsernameTooLong: `Username is too long: usernames are ${USERNAME_MIN}-${USERNAME_MAX} characters`,
+  loginPasswordTooLong: `Password is too long: passwords are ${PASSWORD_MIN}-${PASSWORD_MAX} characters`,
   badCredentials: 'Incorrect username or password',
   /** A write refused for its CSRF token: the web fetches a fresh token and retries once. */
   csrfRefused: 'Your security token is missing or expired. Reload the page and try again.',
@@ -59,7 +64,11 @@ export const dateOfBirthSchema = plainText(10, accountMessages.dobInvalid)
 
 export const genderSchema = plainText(
   GENDER_MAX,
-  { tooLong: accountMessages.genderInvalid, invalid: accountMessages.genderUnreadable },
+  {
+    tooLong: accountMessages.genderInvalid,
+    invalid: accountMessages.genderUnreadable,
+    direction: accountMessages.genderDirection,
+  },
   { trim: true },
 ).min(1);
 
@@ -78,18 +87,21 @@ export const registrationSchema = z.object({
 export type Registration = z.infer<typeof registrationSchema>;
 
 // No account has a name or password with a control character (the rules above refuse them), so a
-// login with one is refused as malformed before any lookup. Missing, too long or not text: the
-// route's own 'Username and password are required'.
+// login with one is refused as malformed before any lookup. Over 100 characters (five times any
+// account's) the field says so in the words of sign-up's rule; up to it, a name or password no
+// account has is answered as any wrong one. Missing or not text: the route's own 'Username and
+// password are required'.
 export const loginSchema = z.object({
   // Trimmed as at sign-up: 'name ' from a phone keyboard is the account 'name', not a wrong password.
-  username: plainText(100, { invalid: accountMessages.usernameInvalid }, { trim: true }).min(
-    1,
-    accountMessages.loginRequired,
-  ),
-  password: plainText(100, { invalid: accountMessages.passwordInvalid }).min(
-    1,
-    accountMessages.loginRequired,
-  ),
+  username: plainText(
+    100,
+    { tooLong: accountMessages.loginUsernameTooLong, invalid: accountMessages.usernameInvalid },
+    { trim: true },
+  ).min(1, accountMessages.loginRequired),
+  password: plainText(100, {
+    tooLong: accountMessages.loginPasswordTooLong,
+    invalid: accountMessages.passwordInvalid,
+  }).min(1, accountMessages.loginRequired),
 });
 
 export const zipcodeCheckResultSchema = z.object({ name: z.string() });

@@ -30,6 +30,8 @@ export const communitySearchQuerySchema = z.object({
   q: plainText(COMMUNITY_SEARCH_MAX, {
     tooLong: `Search for at most ${COMMUNITY_SEARCH_MAX} characters`,
     invalid: 'Search text must not contain control characters (such as NUL, tabs or line breaks)',
+    direction:
+      'Search text must not contain invisible text-direction characters (such as a right-to-left override)',
   }).optional(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NO_DIRECTION_CONTROL } from './text';
 
 /**
  * Season files (hosting spec §4): one community and what it holds, in YAML or JSON. This schema
@@ -8,9 +9,12 @@ import { z } from 'zod';
  */
 
 // Control characters (but tab and newline in long texts) and lone surrogates: PostgreSQL cannot
-// store NUL, and the others only ever come from broken files.
+// store NUL, and the others only ever come from broken files. Text-direction controls would show
+// players a name turned around (text.ts), as the app's other texts refuse them.
 const oneLine = /^[^\p{Cc}\p{Cs}]*$/u;
 const multiLine = /^(?:[^\p{Cc}\p{Cs}]|[\t\n\r])*$/u;
+const turnsNothing = (what: string) =>
+  [NO_DIRECTION_CONTROL, `${what} holds an invisible text-direction character`] as const;
 
 /** Something to read: a name of spaces alone shows as nothing (a community page with no name). */
 const notBlank = (s: string) => s.trim() !== '';
@@ -21,6 +25,7 @@ const line = (max: number, what: string) =>
     .min(1, `${what} is empty`)
     .max(max, `${what} is longer than ${max} characters`)
     .regex(oneLine, `${what} holds a control character`)
+    .regex(...turnsNothing(what))
     .refine((s) => s === '' || notBlank(s), `${what} is only spaces`);
 
 export const SEASON_ENDPOINT_PATTERN = /^[a-z0-9-]{3,40}$/;
@@ -41,7 +46,8 @@ const imageRefSchema = z
   .string()
   .min(1, 'The image is empty')
   .max(200, 'The image path is longer than 200 characters')
-  .regex(oneLine, 'The image path holds a control character');
+  .regex(oneLine, 'The image path holds a control character')
+  .regex(...turnsNothing('The image path'));
 
 const categorySchema = line(40, 'A category');
 const number = z.number().min(-1e9, 'At least -1000000000').max(1e9, 'At most 1000000000');
@@ -75,6 +81,7 @@ const sliderSchema = z
       .string()
       .max(20, 'The unit is longer than 20 characters')
       .regex(oneLine)
+      .regex(...turnsNothing('The unit'))
       .refine((u) => u === '' || notBlank(u), 'The unit is only spaces: leave it empty or name one')
       .default(''),
   })
@@ -165,6 +172,7 @@ const descriptionSchema = z
   .string()
   .max(1000, 'The description is longer than 1000 characters')
   .regex(multiLine, 'The description holds a control character')
+  .regex(...turnsNothing('The description'))
   .optional();
 
 /** A community's or a series' picture: left out, it keeps the stored one; null, the default. */

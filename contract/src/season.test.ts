@@ -373,6 +373,38 @@ describe('season documents', () => {
     ]);
   });
 
+  it('refuses text-direction controls in every text a player sees, and keeps right-to-left text', () => {
+    const problems = (edit: (d: Loose) => void) => {
+      const doc = valid() as Loose;
+      edit(doc);
+      return parseSeason(doc).problems.map((p) => [p.path, p.message]);
+    };
+    for (const c of '\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069') {
+      expect(problems((d) => (game(d).name = `${c}evil`))).toEqual([
+        ['series.0.games.0.name', 'The game name holds an invisible text-direction character'],
+      ]);
+    }
+    expect(
+      problems((d) => {
+        d.community.name = 'Riverside \u202eRunners';
+        d.community.description = 'Weekly\n\u2067picks\u2069';
+        q(d, 0).choices[2] = { text: 'Park\u202d' };
+        q(d, 2).slider.unit = '\u202brunners';
+      }),
+    ).toEqual([
+      ['community.name', 'The community name holds an invisible text-direction character'],
+      ['community.description', 'The description holds an invisible text-direction character'],
+      ['series.0.games.0.questions.0.choices.2.text', 'A choice holds an invisible text-direction character'],
+      ['series.0.games.0.questions.2.slider.unit', 'The unit holds an invisible text-direction character'],
+    ]);
+    const rightToLeft = problems((d) => {
+      d.community.name = 'רצי הנהר';
+      game(d).name = 'الأسبوع الأول\u200f!';
+      q(d, 0).text = 'Best trail? \u200eשביל';
+    });
+    expect(rightToLeft).toEqual([]);
+  });
+
   it('generates a JSON Schema that names the format’s rules', () => {
     const schema = seasonJsonSchema() as Loose;
     const question = schema.properties.series.items.properties.games.items.properties.questions.items;

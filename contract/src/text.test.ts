@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { accountMessages, genderSchema, usernameSchema } from './accounts';
+import { communitySearchQuerySchema } from './communities';
 import { gameInputSchema, questionInputSchema } from './hosting';
 import { httpRoutes } from './http-routes';
 import { type ClientEventDef, clientEventTables, gameHandshakeQuerySchema } from './live';
@@ -44,6 +46,51 @@ describe('plainText: one line a person types', () => {
 
   it('refuses what is not text', () => {
     for (const v of [1, null, undefined, ['a'], { a: 1 }]) expect(refusal(name, v)).not.toBeNull();
+  });
+});
+
+/** The nine invisible characters that turn text around: embeddings, overrides, isolates. */
+const directionControls = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069].map((c) =>
+  String.fromCodePoint(c),
+);
+/** Right-to-left text as people write it: Hebrew and Arabic letters, the marks U+200E and U+200F. */
+const rightToLeft = [
+  'שלום עולם',
+  'مرحبا بالعالم',
+  'Hunch \u200fשלום\u200f!',
+  'x\u200ey',
+  'עברית 123 English',
+];
+
+describe('text-direction controls: refused, right-to-left text kept', () => {
+  it.each(directionControls.map((c) => [`U+${c.codePointAt(0)?.toString(16).toUpperCase()}`, c]))(
+    '%s is refused by plainText and freeText, in the field’s own words',
+    (_name, c) => {
+      for (const value of [`${c}evil`, `game${c}`, `a${c}b${c}`]) {
+        expect(refusal(plainText(20), value)).toBe(textMessages.direction);
+        expect(refusal(freeText(20), value)).toBe(textMessages.direction);
+        // A field's one sentence, or its `invalid` one, stands for this refusal too; `direction` words it apart.
+        expect(refusal(plainText(20, 'Unknown category'), value)).toBe('Unknown category');
+        expect(refusal(plainText(20, { invalid: 'Invalid username' }), value)).toBe('Invalid username');
+        expect(refusal(plainText(20, { invalid: 'No tabs', direction: 'No turns' }), value)).toBe('No turns');
+        expect(refusal(plainText(20, { invalid: 'No tabs', direction: 'No turns' }), 'a\tb')).toBe('No tabs');
+      }
+    },
+  );
+
+  it.each(rightToLeft)('%j is accepted', (value) => {
+    expect(refusal(plainText(40), value)).toBeNull();
+    expect(refusal(freeText(40), value)).toBeNull();
+  });
+
+  it('words the gender and the name search apart from their control-character sentences', () => {
+    const turned = '\u202eelam';
+    expect(refusal(genderSchema, turned)).toBe(accountMessages.genderDirection);
+    expect(refusal(genderSchema, 'a\tb')).toBe(accountMessages.genderUnreadable);
+    expect(refusal(communitySearchQuerySchema, { q: turned })).toMatch(
+      /^Search text must not contain invisible/,
+    );
+    expect(refusal(usernameSchema, `\u2066abcdef\u2069`)).toBe(accountMessages.usernameInvalid);
   });
 });
 

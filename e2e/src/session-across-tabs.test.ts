@@ -136,8 +136,13 @@ describe('the session across tabs', () => {
     } finally {
       await other.close();
     }
-    // Tab A answers: refused, and the page starts over as demo_player (who has not entered).
-    const refused = page.waitForResponse((res) => res.request().method() !== 'GET' && res.status() === 409);
+    // Tab A answers: refused, and the page starts over as demo_player (who has not entered). Its
+    // CSRF token is from before the other window's logout and login, which renewed the secret: a
+    // 403. The new token's answer names demo_player, and the page starts over (a retry sent before
+    // the reload is the 409 of decision 036).
+    const refused = page.waitForResponse(
+      (res) => res.request().method() !== 'GET' && (res.status() === 403 || res.status() === 409),
+    );
     await page.getByRole('radiogroup').getByRole('radio').first().check();
     await page.getByRole('button', { name: /^Submit/ }).click();
     await refused;

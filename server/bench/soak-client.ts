@@ -62,6 +62,11 @@ export class SoakHttp {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
+  /** A login or a sign-up renewed the CSRF secret: the token is fetched anew, as the web does. */
+  sessionChanged(): void {
+    this.token = undefined;
+  }
+
   /**
    * Calls route `name`. Its success status is fine, and so is any status in `alsoFine` (a 404
    * participation means "not entered"); anything else, or no answer, is recorded as an error.

@@ -103,6 +103,7 @@ export class SoakUser {
       // One user plays the demo account (README); more would share its entries and race each other.
       const { body } = await this.http.call('login', { form: { ...DEMO_LOGIN } });
       if (!body) return false;
+      this.http.sessionChanged();
       this.joined = new Set(Object.keys(body.joined_communities));
       return true;
     }
@@ -129,6 +130,7 @@ export class SoakUser {
     if (gender) form.gender = gender;
     const { body } = await this.http.call('register', { form });
     if (!body) return false;
+    this.http.sessionChanged();
     this.joined = new Set(Object.keys(body.joined_communities));
     return true;
   }

@@ -29,6 +29,39 @@ describe('the web app behind the API', () => {
     expect(res.headers['content-type']).toContain('text/html');
   });
 
+  it('answers a HEAD of the app’s paths as their GET, without the body', async () => {
+    // Link checkers and uptime monitors ask with HEAD: a 404 there reads as a dead page.
+    for (const url of ['/', '/communities', '/communities/search?q=club']) {
+      const get = await t.app.inject({ method: 'GET', url });
+      const head = await t.app.inject({ method: 'HEAD', url });
+      const { date: _getDate, ...getHeaders } = get.headers;
+      const { date: _headDate, ...headHeaders } = head.headers;
+      expect([url, head.statusCode, head.body]).toEqual([url, 200, '']);
+      expect(headHeaders).toEqual(getHeaders);
+      expect(headHeaders['content-length']).toBe(String(get.rawPayload.length));
+    }
+    const etag = (await t.app.inject({ method: 'GET', url: '/communities' })).headers.etag as string;
+    const unchanged = await t.app.inject({
+      method: 'HEAD',
+      url: '/communities',
+      headers: { 'if-none-match': etag },
+    });
+    expect(unchanged.statusCode).toBe(304);
+  });
+
+  it('answers a HEAD outside the app’s paths with the plain 404 a GET gets', async () => {
+    for (const url of ['/api/no_such_call', '/static/entry-old999.js', '/assets/users/none.png']) {
+      const head = await t.app.inject({ method: 'HEAD', url });
+      expect([url, head.statusCode, head.headers['content-type'], head.body]).toEqual([
+        url,
+        404,
+        'text/plain; charset=utf-8',
+        '',
+      ]);
+    }
+    expect((await t.app.inject({ method: 'HEAD', url: '/static/entry-abc123.js' })).statusCode).toBe(200);
+  });
+
   it('serves a bundle of the build, and a missing one as a plain 404', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/static/entry-abc123.js' })).statusCode).toBe(200);
     const missing = await t.app.inject({ method: 'GET', url: '/static/entry-old999.js' });

@@ -19,10 +19,10 @@ import { clientErrorHandler, installErrorHandler } from './platform/http/error-h
 import { installRateLimits } from './platform/http/rate-limits';
 import { onlyTableRoutes } from './platform/http/register-route';
 import { installSecurityHeaders } from './platform/http/security-headers';
-import { serveWebApp } from './platform/http/static-web';
+import { serveWebApp, showsAppPage } from './platform/http/static-web';
 import { UNSAFE_METHODS } from './platform/http/unsafe-methods';
 import { imageKinds } from './platform/images';
-import { installSessions } from './platform/sessions';
+import { CSRF_COOKIE, installSessions } from './platform/sessions';
 import { profileRoutes } from './profiles/profile-routes';
 import { resultsRoutes } from './results/results-routes';
 import { buildStatsCache } from './results/results-stats-cache';
@@ -65,6 +65,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // One secret per database, so every server process signs and checks the same cookies.
   await app.register(fastifyCookie, { secret: await appSecret(ctx.db, 'cookie') });
   await app.register(fastifyCsrf, {
+    // Renewed when the session's account changes (sessions.ts).
+    cookieKey: CSRF_COOKIE,
     // Secure over HTTPS, as the session cookie: 'auto' asks each request (behind a trusted proxy,
     // X-Forwarded-Proto), so a plain-HTTP install still gets its secret back.
     cookieOpts: { signed: true, httpOnly: true, sameSite: 'lax', path: '/', secure: 'auto' },
@@ -75,6 +77,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     if (UNSAFE_METHODS.has(request.method)) app.csrfProtection(request, reply, done);
     else done();
   });
+  // No route reads plain text: Fastify's own parser handed a text/plain body to a form route as a
+  // form without fields ('required'). Without it, such a body is a 415 naming what the route reads.
+  app.removeContentTypeParser('text/plain');
   await app.register(fastifyFormbody);
   await app.register(fastifyMultipart);
   installSessions(app, ctx.db);
@@ -105,10 +110,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   }
   // The built web app, compressed and cached (platform/http/static-web.ts), when there is one.
   const web = await serveWebApp(app, ctx.config.webDist);
-  // The single-page app owns every other GET path; the API, assets and the build's own files keep
-  // plain-text 404s (a bundle missing after a new build must fail as one, not arrive as HTML).
+  // The single-page app owns every other GET path (and its HEAD); the API, assets and the build's
+  // own files keep plain-text 404s (a bundle missing after a new build must fail as one, not arrive
+  // as HTML).
   app.setNotFoundHandler((request, reply) => {
-    if (web && request.method === 'GET' && !/^\/(api|assets|static|socket\.io)\//.test(request.url)) {
+    if (web && showsAppPage(request.method, request.url)) {
       return web.sendIndex(request, reply);
     }
     return reply

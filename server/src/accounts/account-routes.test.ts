@@ -1,7 +1,7 @@
 import { accountMessages } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegBytes, registerPlayer, registrationFields } from '../test/factories';
-import { multipart, startTestApp, type TestApp } from '../test/test-app';
+import { multipart, startTestApp, type TestApp, type TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
 
 describe.each(dbKinds)('accounts API on %s', (kind) => {
@@ -265,6 +265,33 @@ describe.each(dbKinds)('accounts API on %s', (kind) => {
       expect([unknown.statusCode, unknown.body]).toEqual([401, 'Incorrect username or password']);
       const missing = await t.client().put('/api/login', { form: { username: fields.username } });
       expect([missing.statusCode, missing.body]).toEqual([400, 'Username and password are required']);
+    });
+
+    it('says which field is too long, and which bodies a login takes, when both fields were given', async () => {
+      const logIn = (body: Parameters<TestClient['put']>[1]) => t.client().put('/api/login', body);
+      const longPassword = await logIn({ form: { username: 'someone', password: 'x'.repeat(100_000) } });
+      expect([longPassword.statusCode, longPassword.body]).toEqual([
+        400,
+        accountMessages.loginPasswordTooLong,
+      ]);
+      expect(accountMessages.loginPasswordTooLong).toBe(
+        'Password is too long: passwords are 6-20 characters',
+      );
+      const longName = await logIn({ json: { username: 'u'.repeat(101), password: 'secret!42' } });
+      expect([longName.statusCode, longName.body]).toEqual([400, accountMessages.loginUsernameTooLong]);
+      expect(accountMessages.loginUsernameTooLong).toBe(
+        'Username is too long: usernames are 6-20 characters',
+      );
+      // Up to 100 characters, a name no account has is a wrong one, as before.
+      const wrong = await logIn({ form: { username: 'u'.repeat(100), password: 'p'.repeat(100) } });
+      expect([wrong.statusCode, wrong.body]).toEqual([401, accountMessages.badCredentials]);
+      const plain = await logIn({
+        raw: { body: 'username=someone&password=secret', contentType: 'text/plain' },
+      });
+      expect([plain.statusCode, plain.body]).toEqual([
+        415,
+        'Send the form as multipart/form-data, application/x-www-form-urlencoded or application/json',
+      ]);
     });
 
     it('locks an account after 5 failures for 15 minutes, then lets it in again', async () => {

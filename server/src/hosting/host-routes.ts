@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadGame } from '../core/game-queries';
 import type { AppContext } from '../platform/app-context';
 import { requireHost } from '../platform/auth-guards';
+import { acceptedBodyTypes } from '../platform/http/body-types';
 import { HttpError } from '../platform/http/http-error';
 import { registerRoute } from '../platform/http/register-route';
 import { actorFor, readAudit, recordAudit } from './audit-log';
@@ -23,8 +24,7 @@ import { SeasonRefusal } from './season-refusal';
 
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'];
 const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed'];
-const SEND_A_SEASON =
-  'Send the season as application/yaml or application/json, or a .zip in the multipart field season';
+const SEND_A_SEASON = acceptedBodyTypes('document');
 
 /**
  * A 400 whose answer is the list of problems, as JSON (hosting spec §4), where every other refusal

@@ -72,6 +72,21 @@ describe.each(dbKinds)('season import refusals (%s)', (kind) => {
     expect(rows[0]!.moved).toBe(true);
   });
 
+  it('refuses a game name that turns the text around, and stores a right-to-left one', async () => {
+    // The review's spoof: '\u202eevil' shows players 'live'.
+    const doc = seasonDoc(future()) as Loose;
+    doc.series[0].games[0].name = '\u202eevil';
+    expect((await problemsOf(doc)).map((p) => [p.path, p.message])).toEqual([
+      ['series.0.games.0.name', 'The game name holds an invisible text-direction character'],
+    ]);
+    doc.series[0].games[0].name = 'משחק \u200fראשון';
+    const saved = await postSeason(admin, doc);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const uuid = saved.json<SeasonImportResult>().games[0]!.uuid;
+    const { rows } = await t.ctx.db.query<{ name: string }>('SELECT name FROM games WHERE id = $1', [uuid]);
+    expect(rows[0]!.name).toBe('משחק \u200fראשון');
+  });
+
   it('gives YAML syntax errors their line and column', async () => {
     const errors = await problemsOf('community:\n  endpoint: a-club\n  name: [unclosed\nseries: []\n');
     expect(errors).toHaveLength(1);

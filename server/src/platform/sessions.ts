@@ -7,6 +7,8 @@ import { UNSAFE_METHODS } from './http/unsafe-methods';
 
 export const SESSION_COOKIE = 'hunch_session';
 const SESSION_DAYS = 30;
+/** The cookie of the CSRF secret (@fastify/csrf-protection, registered in app.ts). */
+export const CSRF_COOKIE = '_csrf';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,7 +26,18 @@ export interface EndedSession {
 }
 
 /**
- * A new session for `userId`, in the cookie. The session the browser held before (a login over an
+ * A new CSRF secret in its cookie, for a browser whose account just changed (a login, a sign-up, a
+ * logout): a token handed out before, whoever read it, is refused from now on. The web fetches a
+ * new token at each of these (client.ts sessionChanged), and retries a write once on a refused one.
+ */
+function renewCsrfSecret(reply: FastifyReply): void {
+  // generateCsrf makes a secret only when the request brought none: it is made to forget that one.
+  reply.request.cookies[CSRF_COOKIE] = undefined;
+  reply.generateCsrf();
+}
+
+/**
+ * A new session for `userId`, in the cookie, with a new CSRF secret. The session the browser held before (a login over an
  * older one) ends with it, and is returned; the user's expired sessions are deleted: rows nobody
  * can use.
  */
@@ -57,6 +70,7 @@ export async function startSession(
     secure: reply.request.protocol === 'https',
     expires,
   });
+  renewCsrfSecret(reply);
   return ended;
 }
 
@@ -69,7 +83,10 @@ export function sessionKey(token: string): number {
   return Number.parseInt(tokenHash(token).slice(0, 7), 16);
 }
 
-/** Ends the request's session; returns its key (sessionKey) when there was one. */
+/**
+ * Ends the request's session, and its CSRF secret with it; returns its key (sessionKey) when there
+ * was one.
+ */
 export async function endSession(
   db: Db,
   request: FastifyRequest,
@@ -78,6 +95,7 @@ export async function endSession(
   const token = request.cookies[SESSION_COOKIE];
   if (token) await db.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash(token)]);
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  renewCsrfSecret(reply);
   return token ? sessionKey(token) : null;
 }
 

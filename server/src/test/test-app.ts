@@ -10,6 +10,7 @@ import { type Config, loadConfig } from '../platform/config';
 import type { Db } from '../platform/db/database';
 import { routeEntryOf } from '../platform/http/register-route';
 import { ensureDefaultImages } from '../platform/images';
+import { CSRF_COOKIE } from '../platform/sessions';
 import { type DbKind, openTestDb } from './test-db';
 import { highLimitsEnv } from './test-limits';
 
@@ -89,6 +90,8 @@ type Body = {
   json?: unknown;
   form?: Record<string, string>;
   multipart?: { body: Buffer; contentType: string };
+  /** Any other body, sent under the content type given: what no route reads, for its refusal. */
+  raw?: { body: string | Buffer; contentType: string };
 };
 
 /** A browser stand-in: keeps cookies, fetches and sends the CSRF token like the web app does. */
@@ -115,21 +118,25 @@ export class TestClient {
     }
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     let payload: string | Buffer | undefined;
+    const typed = body.multipart ?? body.raw;
     if (body.json !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(body.json);
     } else if (body.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       payload = new URLSearchParams(body.form).toString();
-    } else if (body.multipart) {
-      headers['content-type'] = body.multipart.contentType;
-      payload = body.multipart.body;
+    } else if (typed) {
+      headers['content-type'] = typed.contentType;
+      payload = typed.body;
     }
     const res = await this.app.inject({ method, url, headers, payload });
     for (const c of res.cookies as { name: string; value: string; expires?: Date; maxAge?: number }[]) {
       const expired = c.value === '' || (c.expires && c.expires.getTime() < Date.now()) || c.maxAge === 0;
       if (expired) this.cookies.delete(c.name);
       else this.cookies.set(c.name, c.value);
+      // A new CSRF secret (a login, a sign-up, a logout) voids the token held, as the web's
+      // sessionChanged() forgets its own: the next write fetches one.
+      if (c.name === CSRF_COOKIE) this.csrf = undefined;
     }
     return res;
   }

@@ -2,14 +2,15 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { accountMessages } from '@hunch/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { acceptedBodyTypes } from './body-types';
 import { HttpError } from './http-error';
+import { routeEntryOf } from './register-route';
 
 /** Fastify's own client-error codes, re-worded for people. */
 const friendly: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty',
   FST_ERR_CTP_BODY_TOO_LARGE: 'The request is too large',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
   FST_REQ_FILE_TOO_LARGE: 'The image is too large (5 MB at most)',
   FST_FILES_LIMIT: 'Send one image at most',
   FST_FIELDS_LIMIT: 'Too many form fields',
@@ -25,7 +26,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (error instanceof HttpError || (status >= 400 && status < 500)) {
       const code = 'code' in error ? error.code : undefined;
-      const text = (code && friendly[code]) || error.message || 'Bad request';
+      // A body of a type nothing reads: the answer names what the route does read.
+      const text =
+        code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? acceptedBodyTypes(routeEntryOf(request)?.bodyKind)
+          : (code && friendly[code]) || error.message || 'Bad request';
       return reply.code(status).type('text/plain; charset=utf-8').send(text);
     }
     request.log.error({ err: error }, 'request failed');

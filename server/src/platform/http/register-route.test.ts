@@ -4,6 +4,7 @@ import { defineRoute, httpRoutes, metricsRoutes, type RouteDef, routeUrl } from 
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { registerPlayer } from '../../test/factories';
 import { multipart, startTestApp, type TestApp } from '../../test/test-app';
 import { installErrorHandler } from './error-handler';
 import { registerRoute } from './register-route';
@@ -88,6 +89,12 @@ describe('registerRoute', () => {
     }
     // What the schema drops (an unknown query key) is not looked at.
     expect((await post(`/probe/${id}?x=%00`, { name: 'x' })).statusCode).toBe(201);
+    expect((await post(`/probe/${id}?x=1&x=2`, { name: 'x' })).statusCode).toBe(201);
+  });
+
+  it('names a query parameter given more than once, in place of the schema’s refusal', async () => {
+    const twice = await post(`/probe/${id}?n=2&n=3`, { name: 'x' });
+    expect([twice.statusCode, twice.body]).toEqual([400, 'Give n only once']);
   });
 
   it('reads a form, multipart or urlencoded: its text fields as the body, its file beside them', async () => {
@@ -148,6 +155,50 @@ describe('the route table in the app', () => {
   it('serves every entry of the table', () => {
     for (const [name, def] of entries) {
       expect([name, t.app.hasRoute({ method: def.method, url: def.path })]).toEqual([name, true]);
+    }
+  });
+
+  it('names a repeated query parameter on the table’s routes', async () => {
+    const player = t.client();
+    await registerPlayer(player);
+    for (const [url, name] of [
+      ['/api/community_search?c=a&c=b', 'c'],
+      ['/api/profile?u=x&u=y', 'u'],
+      ['/api/community_search?q=a&c=b&q=', 'q'],
+      ['/api/check_registration/username?check=a&check=b', 'check'],
+    ]) {
+      const res = await player.get(url!);
+      expect([url, res.statusCode, res.body]).toEqual([url, 400, `Give ${name} only once`]);
+    }
+  });
+
+  it('answers a body of a type nothing reads with a 415 naming what the route reads', async () => {
+    const player = t.client();
+    await registerPlayer(player);
+    const reads: Record<RouteDef['bodyKind'], string> = {
+      json: 'Send the body as application/json',
+      form: 'Send the form as multipart/form-data, application/x-www-form-urlencoded or application/json',
+      document:
+        'Send the season as application/yaml or application/json, or a .zip in the multipart field season',
+      none: 'This call takes no body',
+    };
+    const open = entries.filter(
+      ([, d]) => d.method !== 'GET' && (d.access === 'public' || d.access === 'user'),
+    );
+    expect(open.length).toBeGreaterThan(5);
+    for (const [name, def] of open) {
+      const params = Object.fromEntries([...def.path.matchAll(/:(\w+)/g)].map((m) => [m[1]!, 'x']));
+      for (const contentType of ['text/plain', 'application/xml']) {
+        const res = await player.request(def.method, routeUrl(def, params), {
+          raw: { body: 'username=a&password=b', contentType },
+        });
+        expect([name, contentType, res.statusCode, res.body]).toEqual([
+          name,
+          contentType,
+          415,
+          reads[def.bodyKind],
+        ]);
+      }
     }
   });
 

@@ -67,6 +67,20 @@ function parsePart<T>(schema: z.ZodType<T>, data: unknown, invalid?: InvalidAnsw
 }
 
 /**
+ * A query parameter of the route given more than once (`?c=a&c=b`): the query parser makes a list
+ * of it, which the schema would refuse in zod's words ('Invalid request'), or a `.catch` would
+ * swallow. Named instead, at this one place for every route: no query of the table takes a list.
+ * A parameter the route does not read is dropped by its schema, repeated or not.
+ */
+function refuseRepeated(schema: z.ZodObject, query: unknown): void {
+  if (!query || typeof query !== 'object') return;
+  const repeated = Object.keys(schema.shape).find((name) =>
+    Array.isArray((query as Record<string, unknown>)[name]),
+  );
+  if (repeated !== undefined) throw new HttpError(400, `Give ${repeated} only once`);
+}
+
+/**
  * The one way to add an HTTP handler: method and path come from the route's table entry, `access`
  * and the entry's rate limit (when it names one) are checked, then params, query and body are
  * parsed with the entry's schemas (a form is read into text fields and at most one file first),
@@ -101,6 +115,7 @@ export function registerRoute<const R extends RouteDef>(
       // guardAccess passed: on a route that is not public, the session's user is there.
       const userId = request.userId;
       const params = def.params ? parsePart(def.params, request.params, def.invalid?.params) : undefined;
+      if (def.query) refuseRepeated(def.query, request.query);
       const query = def.query ? parsePart(def.query, request.query, def.invalid?.query) : undefined;
       let body: unknown;
       let file: UploadedFile | undefined;

@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installSecurityHeaders } from './security-headers';
-import { IMMUTABLE, REVALIDATE, serveWebApp } from './static-web';
+import { IMMUTABLE, REVALIDATE, serveWebApp, showsAppPage } from './static-web';
 
 const INDEX = `<!doctype html><html><head><script type="module" crossorigin src="/static/index-AbC123.js"></script><link rel="modulepreload" crossorigin href="/static/framework-1.js"><link rel="stylesheet" crossorigin href="/static/index-AbC123.css"></head><body><div id="root"></div>${' '.repeat(600)}</body></html>`;
 const BUNDLE = `export const app = ${JSON.stringify('hunch '.repeat(400))};\n`;
@@ -35,7 +35,7 @@ async function appFor(dist: string): Promise<FastifyInstance> {
   await installSecurityHeaders(app);
   const web = await serveWebApp(app, dist);
   app.setNotFoundHandler((request, reply) => {
-    if (web && request.method === 'GET' && !/^\/(api|assets|socket\.io)\//.test(request.url)) {
+    if (web && showsAppPage(request.method, request.url)) {
       return web.sendIndex(request, reply);
     }
     return reply.code(404).send('No such page');
@@ -168,11 +168,11 @@ describe('the web app: compressed and cached', () => {
     expect(header(res, 'x-content-type-options')).toBe('nosniff');
     const html = await get('/communities/search', 'br');
     expect(header(html, 'content-security-policy')).toContain("frame-ancestors 'none'");
-    // Not files of their own: the app's fallback answers (an HTML page), not the bytes.
-    for (const url of ['/static/index-AbC123.js.br', '/.vite/manifest.json']) {
-      const other = await get(url);
-      expect(header(other, 'content-type'), url).toBe('text/html; charset=utf-8');
-    }
+    // Not files of their own: under static/ a plain 404, elsewhere the app's page; never the bytes.
+    const copy = await get('/static/index-AbC123.js.br');
+    expect([copy.statusCode, header(copy, 'content-type')]).toEqual([404, 'text/plain; charset=utf-8']);
+    const manifest = await get('/.vite/manifest.json');
+    expect(header(manifest, 'content-type')).toBe('text/html; charset=utf-8');
     expect((await get('/api/nothing')).statusCode).toBe(404);
   });
 });

@@ -217,6 +217,15 @@ function loadIndex(webDist: string): Variants {
   return variantsOf(readFileSync(file), { br: read('.br'), gzip: read('.gz') });
 }
 
+/**
+ * Whether the not-found handler answers a request with the app's page: a GET, or a HEAD (asked as a
+ * GET is, without the body: link checkers and monitors send them), of any path but the API's, the
+ * pictures', the build's own files' and the sockets'.
+ */
+export function showsAppPage(method: string, url: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && !/^\/(api|assets|static|socket\.io)\//.test(url);
+}
+
 export interface WebApp {
   /** Answers with index.html: the single-page app's answer for any of its own paths. */
   sendIndex(request: FastifyRequest, reply: FastifyReply): FastifyReply;

@@ -69,6 +69,27 @@ describe.each(dbKinds)('text with NUL and control characters, route by route (%s
     expect(answer(nulPassword)).toEqual([400, accountMessages.passwordInvalid, text]);
   });
 
+  it('refuses text-direction controls in the field’s own words, and takes right-to-left text', async () => {
+    const gender = await t
+      .client()
+      .post('/api/register', { form: registrationFields({ gender: '\u202eelam' }) });
+    expect(answer(gender)).toEqual([400, accountMessages.genderDirection, text]);
+    const search = await t.client().get(`/api/community_search?q=${encodeURIComponent('club\u2066')}`);
+    expect(answer(search)).toEqual([
+      400,
+      'Search text must not contain invisible text-direction characters (such as a right-to-left override)',
+      text,
+    ]);
+    const stats = await player.get(`/api/question_stats/${uuid}?geo=${encodeURIComponent('\u202dHouston')}`);
+    expect(answer(stats)).toEqual([400, textMessages.direction, text]);
+    const hebrew = await t
+      .client()
+      .post('/api/register', { form: registrationFields({ gender: 'אישה\u200f' }) });
+    expect(hebrew.statusCode, hebrew.body).toBe(201);
+    const arabic = await t.client().get(`/api/community_search?q=${encodeURIComponent('نادي')}`);
+    expect(arabic.statusCode).toBe(200);
+  });
+
   it('POST /api/register with NUL in the gender, and no account made', async () => {
     const fields = registrationFields({ gender: 'wo\u0000man' });
     const res = await t.client().post('/api/register', { form: fields });
