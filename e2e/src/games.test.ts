@@ -292,6 +292,20 @@ describe('games: a new user enters a clash for a team and answers', () => {
     await checkScreen(page, 'game-finished');
   });
 
+  screen('game page: one Back from the finished game leaves the questions behind', async () => {
+    // The flow moved through ten questions (forward, back, forward): it replaced its history entry
+    // each time, so Back goes to the game page the player entered from, not to question 5.
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === gameUrl && !url.searchParams.has('complete'), WAIT);
+    await update().waitFor();
+    expect(await page.getByRole('heading', { name: 'Your answers are in!' }).count()).toBe(0);
+    await page.goForward();
+    await page.waitForURL(
+      (url) => url.pathname === gameUrl && url.searchParams.get('complete') === '1',
+      WAIT,
+    );
+  });
+
   screen('questions: the answers persisted, also across a reload', async () => {
     await update().click();
     // All five are answered, so the flow starts at the first question (firstUnanswered).
