@@ -7,6 +7,7 @@ import {
   journey,
   type PageProblems,
   register,
+  saveScreenshot,
   useJourneySession,
   WAIT,
 } from './harness';
@@ -205,6 +206,23 @@ describe('games: a new user enters a clash for a team and answers', () => {
     expect(await untouchedNote().count()).toBe(0);
     expect(await submit().getAttribute('aria-describedby')).toBeNull();
     await checkScreen(page, 'question-slider');
+  });
+
+  screen('questions: on a phone on its side (844 x 390) the picture leaves the slider in view', async () => {
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 844, height: 390 });
+    try {
+      await page.locator('.question-image').waitFor();
+      const box = async (el: ReturnType<typeof page.locator>) => (await el.boundingBox())!;
+      // Once the picture had filled the width, the slider stood at y 601 and Submit at 763.
+      await expect
+        .poll(async () => (await box(slider())).y + (await box(slider())).height, WAIT)
+        .toBeLessThan(390);
+      expect((await box(submit())).y).toBeLessThan(390 * 1.25);
+      await saveScreenshot(page, 'question-slider-844x390', false);
+    } finally {
+      await page.setViewportSize(size);
+    }
   });
 
   screen('questions: question 3 submitted, question 4 (predict)', async () => {
