@@ -64,13 +64,18 @@ describe('results: a player reads the results of a game they played', () => {
       expect(truth, `question ${k + 1}: The answer`).not.toBe('');
       const verdict = await verdictOf(card);
       const truths = truth.split(' or ');
+      // A miss that scored is partly right (/scoring: any other choice earns its share), never
+      // 'Wrong' beside its points.
+      const scored = toNumber(await factOf(card, 'Points')) > 0;
       if (kind === 'Guess') {
         // Right exactly when the player's own choice is the answer: never '✓' beside a wrong one.
-        expect(verdict, `question ${k + 1}`).toBe(truths.includes(yours) ? '✓ Right' : '✗ Wrong');
+        expect(verdict, `question ${k + 1}`).toBe(
+          truths.includes(yours) ? '✓ Right' : scored ? '◐ Partly right' : '✗ Wrong',
+        );
         judged += 1;
       } else if (kind === 'Prediction') {
         expect(verdict, `question ${k + 1}`).toMatch(
-          truths.includes(yours) ? /^✓ Right$/ : /^✗ Off by [\d,.]+/,
+          truths.includes(yours) ? /^✓ Right$/ : scored ? /^◐ Off by [\d,.]+/ : /^✗ Off by [\d,.]+/,
         );
         expect(await chartLabelProblems(card), `question ${k + 1}: chart labels`).toEqual([]);
         judged += 1;
