@@ -12,6 +12,7 @@ import {
   type PageProblems,
   PHONE,
   SMALL_PHONE,
+  saveScreenshot,
   useServerAndBrowser,
   WAIT,
 } from './harness';
@@ -121,6 +122,38 @@ describe('results: a player reads the results of a game they played', () => {
     });
     await player.setViewportSize(size);
     expect(spill).toBeLessThanOrEqual(0.5);
+  });
+
+  screen('breakdown: a verdict wrapped under the answer leaves the values beside it level', async () => {
+    const size = player.viewportSize()!;
+    try {
+      for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
+        await player.setViewportSize(viewport);
+        const card = playerCards()
+          .filter({ has: player.locator('.answer-fact .verdict') })
+          .first();
+        // Long enough to wrap under the answer in any tile ('✗ Off by 30 planets' did on a phone).
+        await card.locator('.verdict').evaluate((el) => {
+          el.textContent = '◐ Off by 1,234,567.5 kilometres per hour';
+        });
+        const tiles = await card.locator('.answer-fact').evaluateAll((els) =>
+          els.map((el) => ({
+            top: Math.round(el.getBoundingClientRect().top),
+            value: el.querySelector('.answer-fact-value')!.getBoundingClientRect().top,
+            verdict: el.querySelector('.verdict')?.getBoundingClientRect().top ?? null,
+          })),
+        );
+        const at = `${viewport.width}x${viewport.height}`;
+        const yours = tiles.find((t) => t.verdict !== null)!;
+        expect(yours.verdict!, `${at}: the verdict wraps`).toBeGreaterThan(yours.value + 8);
+        const row = tiles.filter((t) => t.top === yours.top);
+        expect(row.length, at).toBeGreaterThan(1);
+        for (const t of row) expect(Math.abs(t.value - yours.value), at).toBeLessThanOrEqual(1);
+      }
+      await saveScreenshot(player, 'breakdown-verdict-wrapped-1280x800', false);
+    } finally {
+      await player.setViewportSize(size);
+    }
   });
 
   screen('breakdown: shows the points each question gave, adding up to the score', async () => {
