@@ -72,6 +72,18 @@ describe('profile: a player with completed games reads their profile, and finds 
     await checkScreen(page, 'profile-history');
   });
 
+  screen('profile: the community select opens where the latest game was played', async () => {
+    // demo_player's first joined community is not the one of their latest game: the select started
+    // there, often a community without games ('No completed games in this community yet.').
+    const where = ((await items().first().locator('.history-where').textContent()) ?? '').split(' · ')[0];
+    const select = page.getByLabel('Community', { exact: true });
+    await expect.poll(() => select.locator('option:checked').textContent(), WAIT).toBe(where?.trim());
+    expect(new URL(page.url()).searchParams.has('c')).toBe(false);
+    await page.locator('.rank-facts').waitFor();
+    expect(await page.getByText('No completed games in this community yet.').count()).toBe(0);
+    await page.getByText(/^Across [\d,]+ completed games? in this community\.$/).waitFor();
+  });
+
   screen('profile: a history entry links to that game’s results', async () => {
     await items().first().getByRole('link').click();
     await page.waitForURL((url) => url.pathname.endsWith('/results/leaderboard'));
