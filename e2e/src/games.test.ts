@@ -7,6 +7,7 @@ import {
   journey,
   type PageProblems,
   register,
+  saveScreenshot,
   useJourneySession,
   WAIT,
 } from './harness';
@@ -207,6 +208,23 @@ describe('games: a new user enters a clash for a team and answers', () => {
     await checkScreen(page, 'question-slider');
   });
 
+  screen('questions: on a phone on its side (844 x 390) the picture leaves the slider in view', async () => {
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 844, height: 390 });
+    try {
+      await page.locator('.question-image').waitFor();
+      const box = async (el: ReturnType<typeof page.locator>) => (await el.boundingBox())!;
+      // Once the picture had filled the width, the slider stood at y 601 and Submit at 763.
+      await expect
+        .poll(async () => (await box(slider())).y + (await box(slider())).height, WAIT)
+        .toBeLessThan(390);
+      expect((await box(submit())).y).toBeLessThan(390 * 1.25);
+      await saveScreenshot(page, 'question-slider-844x390', false);
+    } finally {
+      await page.setViewportSize(size);
+    }
+  });
+
   screen('questions: question 3 submitted, question 4 (predict)', async () => {
     await submit().click();
     await onQuestion(4);
@@ -290,6 +308,20 @@ describe('games: a new user enters a clash for a team and answers', () => {
     expect(await represent().inputValue()).toBe('the-movie-buffs');
     await page.getByText('Your team is locked in for this game.', { exact: true }).waitFor();
     await checkScreen(page, 'game-finished');
+  });
+
+  screen('game page: one Back from the finished game leaves the questions behind', async () => {
+    // The flow moved through ten questions (forward, back, forward): it replaced its history entry
+    // each time, so Back goes to the game page the player entered from, not to question 5.
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === gameUrl && !url.searchParams.has('complete'), WAIT);
+    await update().waitFor();
+    expect(await page.getByRole('heading', { name: 'Your answers are in!' }).count()).toBe(0);
+    await page.goForward();
+    await page.waitForURL(
+      (url) => url.pathname === gameUrl && url.searchParams.get('complete') === '1',
+      WAIT,
+    );
   });
 
   screen('questions: the answers persisted, also across a reload', async () => {

@@ -224,6 +224,30 @@ describe('live game on a phone: Back, and a dropped connection', () => {
     },
   );
 
+  screen('live: a phone on its side (844 x 390) shows the timer and the answer together', async () => {
+    const page = session.page;
+    const panel = await waitForQuestion(page, 3);
+    await page.setViewportSize({ width: 844, height: 390 });
+    try {
+      const bottomOf = async (locator: ReturnType<typeof page.locator>) => {
+        const box = (await locator.boundingBox())!;
+        return box.y + box.height;
+      };
+      // With the picture above them, the choices began at y 508 and the slider's Submit at 719:
+      // the clock ran with nothing to press in view.
+      const choices = panel.locator('.live-choice');
+      const answerAt =
+        (await choices.count()) > 0
+          ? choices.first()
+          : panel.getByRole('button', { name: 'Submit Answer', exact: true });
+      await expect.poll(() => bottomOf(answerAt), WAIT).toBeLessThanOrEqual(390);
+      expect((await panel.locator('.live-timer').boundingBox())!.y).toBeGreaterThanOrEqual(0);
+      await saveScreenshot(page, 'live-question-844x390', false);
+    } finally {
+      await page.setViewportSize(PHONE);
+    }
+  });
+
   screen("live: at 'Game complete!' the tab bar is back", async () => {
     const page = session.page;
     await panelOf(page).getByRole('heading', { name: 'Game complete!' }).waitFor({ timeout: 90_000 });

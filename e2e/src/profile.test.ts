@@ -8,6 +8,7 @@ import {
   logIn,
   type PageProblems,
   SMALL_PHONE,
+  saveScreenshot,
   useJourneySession,
   WAIT,
 } from './harness';
@@ -70,6 +71,49 @@ describe('profile: a player with completed games reads their profile, and finds 
       .replace(/: results$/, '')
       .trim();
     await checkScreen(page, 'profile-history');
+  });
+
+  screen('profile: the community select opens where the latest game was played', async () => {
+    // demo_player's first joined community is not the one of their latest game: the select started
+    // there, often a community without games ('No completed games in this community yet.').
+    const where = ((await items().first().locator('.history-where').textContent()) ?? '').split(' · ')[0];
+    const select = page.getByLabel('Community', { exact: true });
+    await expect.poll(() => select.locator('option:checked').textContent(), WAIT).toBe(where?.trim());
+    expect(new URL(page.url()).searchParams.has('c')).toBe(false);
+    await page.locator('.rank-facts').waitFor();
+    expect(await page.getByText('No completed games in this community yet.').count()).toBe(0);
+    await page.getByText(/^Across [\d,]+ completed games? in this community\.$/).waitFor();
+  });
+
+  screen('profile: the history’s figures stand in columns, whatever the width of a rank', async () => {
+    const size = page.viewportSize()!;
+    try {
+      for (const viewport of [
+        { width: 1280, height: 800 },
+        { width: 844, height: 390 },
+      ]) {
+        await page.setViewportSize(viewport);
+        const rows = await history()
+          .locator('.history-figures')
+          .evaluateAll((dls) =>
+            dls.map((dl) =>
+              [...dl.querySelectorAll('dd')].map((dd) => {
+                const box = dd.getBoundingClientRect();
+                return { right: Math.round(box.right), width: Math.round(box.width) };
+              }),
+            ),
+          );
+        const at = `${viewport.width}x${viewport.height}`;
+        // Ranks of different widths ('53 of 278', '112 of 134'), or the test proves nothing.
+        expect(new Set(rows.map((r) => r[1]!.width)).size, at).toBeGreaterThan(1);
+        // Score ('Score' above each) and rank end on one line down the list.
+        expect(new Set(rows.map((r) => r[0]!.right)).size, `${at}: scores`).toBe(1);
+        expect(new Set(rows.map((r) => r[1]!.right)).size, `${at}: ranks`).toBe(1);
+      }
+      await saveScreenshot(page, 'profile-history-844x390', false);
+    } finally {
+      await page.setViewportSize(size);
+    }
   });
 
   screen('profile: a history entry links to that game’s results', async () => {

@@ -12,6 +12,7 @@ import {
   type PageProblems,
   PHONE,
   SMALL_PHONE,
+  saveScreenshot,
   useServerAndBrowser,
   WAIT,
 } from './harness';
@@ -64,13 +65,18 @@ describe('results: a player reads the results of a game they played', () => {
       expect(truth, `question ${k + 1}: The answer`).not.toBe('');
       const verdict = await verdictOf(card);
       const truths = truth.split(' or ');
+      // A miss that scored is partly right (/scoring: any other choice earns its share), never
+      // 'Wrong' beside its points.
+      const scored = toNumber(await factOf(card, 'Points')) > 0;
       if (kind === 'Guess') {
         // Right exactly when the player's own choice is the answer: never '✓' beside a wrong one.
-        expect(verdict, `question ${k + 1}`).toBe(truths.includes(yours) ? '✓ Right' : '✗ Wrong');
+        expect(verdict, `question ${k + 1}`).toBe(
+          truths.includes(yours) ? '✓ Right' : scored ? '◐ Partly right' : '✗ Wrong',
+        );
         judged += 1;
       } else if (kind === 'Prediction') {
         expect(verdict, `question ${k + 1}`).toMatch(
-          truths.includes(yours) ? /^✓ Right$/ : /^✗ Off by [\d,.]+/,
+          truths.includes(yours) ? /^✓ Right$/ : scored ? /^◐ Off by [\d,.]+/ : /^✗ Off by [\d,.]+/,
         );
         expect(await chartLabelProblems(card), `question ${k + 1}: chart labels`).toEqual([]);
         judged += 1;
@@ -116,6 +122,38 @@ describe('results: a player reads the results of a game they played', () => {
     });
     await player.setViewportSize(size);
     expect(spill).toBeLessThanOrEqual(0.5);
+  });
+
+  screen('breakdown: a verdict wrapped under the answer leaves the values beside it level', async () => {
+    const size = player.viewportSize()!;
+    try {
+      for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
+        await player.setViewportSize(viewport);
+        const card = playerCards()
+          .filter({ has: player.locator('.answer-fact .verdict') })
+          .first();
+        // Long enough to wrap under the answer in any tile ('✗ Off by 30 planets' did on a phone).
+        await card.locator('.verdict').evaluate((el) => {
+          el.textContent = '◐ Off by 1,234,567.5 kilometres per hour';
+        });
+        const tiles = await card.locator('.answer-fact').evaluateAll((els) =>
+          els.map((el) => ({
+            top: Math.round(el.getBoundingClientRect().top),
+            value: el.querySelector('.answer-fact-value')!.getBoundingClientRect().top,
+            verdict: el.querySelector('.verdict')?.getBoundingClientRect().top ?? null,
+          })),
+        );
+        const at = `${viewport.width}x${viewport.height}`;
+        const yours = tiles.find((t) => t.verdict !== null)!;
+        expect(yours.verdict!, `${at}: the verdict wraps`).toBeGreaterThan(yours.value + 8);
+        const row = tiles.filter((t) => t.top === yours.top);
+        expect(row.length, at).toBeGreaterThan(1);
+        for (const t of row) expect(Math.abs(t.value - yours.value), at).toBeLessThanOrEqual(1);
+      }
+      await saveScreenshot(player, 'breakdown-verdict-wrapped-1280x800', false);
+    } finally {
+      await player.setViewportSize(size);
+    }
   });
 
   screen('breakdown: shows the points each question gave, adding up to the score', async () => {

@@ -110,6 +110,30 @@ describe('the session across tabs', () => {
     },
   );
 
+  screen('tab B joins a community: tab A shows it without a reload', async () => {
+    const page = mine.page;
+    const cards = () => page.locator('.community-card-name').allTextContents();
+    await page.goto('/communities/joined');
+    await expect.poll(cards, WAIT).not.toEqual([]);
+    expect(await cards()).not.toContain('The Book Club');
+    // Through the app's links, so its cache holds the joined list (fresh for 30 s) on the way back.
+    const tabs = page.getByRole('navigation', { name: 'Communities' });
+    await tabs.getByRole('link', { name: 'Community Search' }).click();
+    await page.getByRole('link', { name: /^The Book Club\b/ }).click();
+    const main = page.getByRole('main');
+    await main.getByRole('button', { name: 'Join the Book Club', exact: true }).waitFor();
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    await tabB.goto('/communities/the-book-club');
+    await tabB.getByRole('button', { name: 'Join the Book Club', exact: true }).click();
+    await tabB.getByRole('button', { name: 'Leave the Book Club', exact: true }).waitFor();
+    // Tab A's page follows (its 'Join' would have joined again), and so does its joined list.
+    await main.getByRole('button', { name: 'Leave the Book Club', exact: true }).waitFor(WAIT);
+    await tabs.getByRole('link', { name: 'Your Communities' }).click();
+    await page.waitForURL((url) => url.pathname === '/communities/joined');
+    await expect.poll(cards, WAIT).toContain('The Book Club');
+    expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  });
+
   screen('a window that missed the change cannot answer as the account now signed in', async () => {
     // Tab A, the new player's, opens a question of an open game.
     const page = mine.page;

@@ -7,7 +7,6 @@ import {
   expectCleanSession,
   fieldState,
   journey,
-  logIn,
   type PageProblems,
   useJourneySession,
   WAIT,
@@ -176,10 +175,24 @@ describe('the letter of the specification: inline messages, gender, redirects, p
     await checkScreen(page, 'spec-letter-profile-no-communities');
   });
 
-  screen('profile: the percentile has exactly 2 decimals (§9)', async () => {
+  screen('profile: a visitor sent to /login from a profile link comes back to it (§2)', async () => {
     await page.getByRole('navigation', { name: 'Profile' }).getByRole('button', { name: 'Log out' }).click();
     await pathIs(page, '/login');
-    await logIn(page, 'demo_player', 'hunch123');
+    // Logging out is no visit to come back to.
+    expect(new URL(page.url()).searchParams.has('returnto')).toBe(false);
+    const asked = '/profile?u=demo_player&c=hunch-hq';
+    await page.goto(asked);
+    await pathIs(page, '/login');
+    expect(new URL(page.url()).searchParams.get('returnto')).toBe(asked);
+    const form = page.getByRole('form', { name: 'Log in' });
+    await form.getByLabel('Username', { exact: true }).fill('demo_player');
+    await form.getByLabel('Password', { exact: true }).fill('hunch123');
+    await form.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL((url) => `${url.pathname}${url.search}` === asked, WAIT);
+    await page.getByRole('heading', { level: 1, name: 'demo_player' }).waitFor();
+  });
+
+  screen('profile: the percentile has exactly 2 decimals (§9)', async () => {
     await page.goto('/profile?c=hunch-hq');
     const percentile = page.locator('dt:text-is("Percentile") + dd');
     await percentile.waitFor(WAIT);

@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { useSearchParams } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
 import { fetchCommunityRank } from './account-api';
+import { startingCommunity, useGameHistory } from './game-history';
 
 const counts = new Intl.NumberFormat('en-US');
 const twoDecimals = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -45,7 +46,7 @@ function RankFacts({ rank }: { rank: CommunityRank }) {
         </div>
       </dl>
       <p className="note">
-        Over {counts.format(rank.games)} completed {rank.games === 1 ? 'game' : 'games'} in this community.
+        Across {counts.format(rank.games)} completed {rank.games === 1 ? 'game' : 'games'} in this community.
       </p>
     </>
   );
@@ -57,7 +58,15 @@ export function ProfileCommunityRank({ profile }: { profile: Profile }) {
   const [params, setParams] = useSearchParams();
   const communities = Object.entries(profile.joined_communities);
   const wanted = params.get('c');
-  const selected = communities.find(([endpoint]) => endpoint === wanted)?.[0] ?? communities[0]?.[0] ?? null;
+  // Without ?c=, the history (the page's own query, asked for once) chooses; a failed one does not.
+  const history = useGameHistory(profile.username);
+  const fallback = history.isPending
+    ? null
+    : startingCommunity(
+        communities.map(([endpoint]) => endpoint),
+        history.data?.pages.flatMap((p) => p.games) ?? [],
+      );
+  const selected = communities.find(([endpoint]) => endpoint === wanted)?.[0] ?? fallback;
 
   const rank = useQuery({
     queryKey: queryKeys.communityRank(selected ?? '', profile.username),

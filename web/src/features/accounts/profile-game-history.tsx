@@ -1,24 +1,13 @@
-import { type GameHistory, type HistoryGame, httpRoutes } from '@hunch/contract';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import type { HistoryGame } from '@hunch/contract';
 import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
-import { callApi, errorText } from '../../api/client';
+import { errorText } from '../../api/client';
 import { Loading } from '../../shared/loading';
 import { resultsPath } from '../../shared/paths';
+import { useGameHistory } from './game-history';
 
 const counts = new Intl.NumberFormat('en-US');
 const dates = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
-
-/** A player's completed games, newest first, a page at a time ('Show older games'). */
-function useGameHistory(username: string) {
-  return useInfiniteQuery({
-    queryKey: ['game_history', username.toLowerCase()] as const,
-    queryFn: ({ pageParam }): Promise<GameHistory> =>
-      callApi(httpRoutes.gameHistory, { query: { u: username, p: pageParam } }),
-    initialPageParam: 1,
-    getNextPageParam: (last, _all, lastParam) => (last.more ? lastParam + 1 : undefined),
-  });
-}
 
 function HistoryItem({ game }: { game: HistoryGame }) {
   return (

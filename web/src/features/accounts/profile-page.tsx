@@ -1,7 +1,7 @@
 import type { Profile } from '@hunch/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { userImageUrl } from '../../api/asset-urls';
 import { errorText, isApiError } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
@@ -9,6 +9,7 @@ import { startCacheOver } from '../../api/session-cache';
 import { useProfile } from '../../api/use-profile';
 import { useImageVersion } from '../../shared/image-version';
 import { Loading } from '../../shared/loading';
+import { loginLinkFor } from '../../shared/paths';
 import { SafeImg } from '../../shared/safe-img';
 import { useSingleFlight } from '../../shared/single-flight';
 import { useDocumentTitle } from '../../shared/use-document-title';
@@ -124,12 +125,16 @@ function OtherProfile({ username }: { username: string }) {
 export function ProfilePage() {
   const profile = useProfile();
   const [params] = useSearchParams();
+  const { pathname, search } = useLocation();
   const height = useWindowHeight();
   const wanted = params.get('u');
   const isOwn = !wanted || wanted.toLowerCase() === profile?.username.toLowerCase();
   useDocumentTitle(isOwn ? 'Profile' : (wanted ?? 'Profile'));
 
-  if (profile === null) return <Navigate to="/login" replace />;
+  // Spec §2: to /login. A link to someone's profile (?u=, ?c=) comes back there after the login, as
+  // the other login links do; the plain /profile needs no returnto (a login lands on one's own).
+  if (profile === null)
+    return <Navigate to={search ? loginLinkFor(`${pathname}${search}`) : '/login'} replace />;
 
   return (
     // Spec §2: the page is exactly the window's inner height; its content scrolls inside it.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loginLinkFor } from '../../shared/paths';
 import { returnTarget } from './return-target';
 
 describe('where login returns to', () => {
@@ -25,5 +26,11 @@ describe('where login returns to', () => {
       '/play/club/s/1/results/breakdown?q=2#top',
     );
     expect(returnTarget('/play/\tclub')).toBe('/play/club');
+  });
+
+  it("brings a visitor back to someone's profile, its query intact", () => {
+    const link = new URL(loginLinkFor('/profile?u=some_one&c=the-movie-buffs'), 'https://hunch.invalid');
+    expect(link.pathname).toBe('/login');
+    expect(returnTarget(link.searchParams.get('returnto'))).toBe('/profile?u=some_one&c=the-movie-buffs');
   });
 });

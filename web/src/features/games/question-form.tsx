@@ -127,7 +127,11 @@ export function QuestionForm(props: QuestionFormProps) {
   };
 
   return (
-    <form className="question-form" onSubmit={onSubmit} aria-busy={submitting}>
+    <form
+      className={question.question.image ? 'question-form has-image' : 'question-form'}
+      onSubmit={onSubmit}
+      aria-busy={submitting}
+    >
       {question.question.image && (
         <SafeImg className="question-image" src={questionImageUrl(question.question.image)} alt="" />
       )}

@@ -93,9 +93,11 @@ export function QuestionsPage() {
   const saved = entry.answers[String(question.i)];
   const answered = answeredCount(entry);
   const headingId = `question-${question.i}-text`;
+  // Moving through the flow replaces its history entry: Back leaves the questions for where the
+  // player came from (the game page), rather than walk back through every question.
   const next = () => {
     const open = isLast ? stillUnanswered(entry, question.i) : q + 1;
-    navigate(open === null ? `${gamePath(g)}?complete=1` : questionsPath(g, open));
+    navigate(open === null ? `${gamePath(g)}?complete=1` : questionsPath(g, open), { replace: true });
   };
 
   return (
@@ -104,6 +106,7 @@ export function QuestionsPage() {
         <Link
           className="question-exit"
           to={gameUrl}
+          replace
           aria-label={`Leave the questions and go back to ${g.name}`}
         >
           <span aria-hidden="true">✕</span>
@@ -145,19 +148,19 @@ export function QuestionsPage() {
           navigation={
             <div className="question-nav">
               {q > 1 ? (
-                <Link className="button button-secondary" to={questionsPath(g, q - 1)}>
+                <Link className="button button-secondary" to={questionsPath(g, q - 1)} replace>
                   <span aria-hidden="true">←</span> Previous
                 </Link>
               ) : (
                 <span />
               )}
               {saved && !isLast && (
-                <Link className="button button-secondary" to={questionsPath(g, q + 1)}>
+                <Link className="button button-secondary" to={questionsPath(g, q + 1)} replace>
                   Next <span aria-hidden="true">→</span>
                 </Link>
               )}
               {saved && isLast && answered === total && (
-                <Link className="button button-secondary" to={`${gamePath(g)}?complete=1`}>
+                <Link className="button button-secondary" to={`${gamePath(g)}?complete=1`} replace>
                   Done
                 </Link>
               )}

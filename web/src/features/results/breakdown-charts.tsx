@@ -1,7 +1,6 @@
 import type { QuestionItem, QuestionStats } from '@hunch/contract';
 import { Bar, BarChart, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
-import { numberText } from '../../shared/question-text';
-import { bucketIndex, raiseYourLabel } from './histogram-labels';
+import { bucketIndex, chartNumber, raiseYourLabel, rangeLabels } from './histogram-labels';
 import { formatPercent } from './number-format';
 
 // Colours chosen for at least 4.5:1 on the card's white (axe colour-contrast).
@@ -9,8 +8,6 @@ const BAR = '#7f73e6';
 const TRUTH = '#a3154b';
 const YOURS = '#4536b8';
 const AXIS = { fontSize: 12, fill: '#585c70' };
-
-const label = (n: number) => numberText(n, null);
 
 /**
  * The 10-bucket histogram of numeric answers, the truth and the viewer's own answer drawn as
@@ -29,13 +26,14 @@ export function HistogramChart({
   yours: number | null;
 }) {
   const unit = question.question.slider?.unit ?? '';
-  const data = stats.ranges.map((b) => ({ ...b, label: `${label(b.min)}–${label(b.max)}` }));
+  const labels = rangeLabels(stats.ranges, question.question.slider);
+  const data = stats.ranges.map((b, k) => ({ ...b, label: labels[k]! }));
   const bucketOf = (x: number) => data[bucketIndex(stats.ranges, x)]?.label;
   const lines = [
     ...stats.correct_numbers.map((t) => ({
       key: `truth-${t}`,
       x: bucketOf(t),
-      text: `✓ ${label(t)}`,
+      text: `✓ ${chartNumber(t)}`,
       color: TRUTH,
     })),
     ...(yours === null ? [] : [{ key: 'yours', x: bucketOf(yours), text: 'You', color: YOURS }]),

@@ -15,12 +15,12 @@ const question = (type: QuestionItem['type'], voided = false): QuestionItem => (
   },
   voided,
 });
-const mine = (choice: string | null, n: number | null = null): MyAnswer => ({
+const mine = (choice: string | null, n: number | null = null, points = 0): MyAnswer => ({
   question_i: 0,
   choice_i: choice === null ? null : choices.findIndex((c) => c.text === choice),
   choice,
   number_answer: n,
-  points: 0,
+  points,
 });
 const truth = (cc: string[], cn: number[] = []) => ({ correct_choices: cc, correct_numbers: cn });
 
@@ -36,6 +36,25 @@ describe('breakdown verdict: judged by the player’s own answer', () => {
       text: '✗ Wrong',
     });
     expect(verdictOf(question('guess'), truth(['Blue', 'Red']), mine('Red'))?.kind).toBe('right');
+  });
+
+  it('never says Wrong beside points: a guess that earned its share is partly right', () => {
+    // /scoring: 'any other choice earns its share'. 60 points for Red is not a wrong answer.
+    expect(verdictOf(question('guess'), truth(['Blue']), mine('Red', null, 60))).toEqual({
+      kind: 'partly',
+      text: '◐ Partly right',
+    });
+    expect(verdictOf(question('guess'), truth(['Blue']), mine('Red', null, 0))?.text).toBe('✗ Wrong');
+    // The top choice stays right whatever its points (a speed bonus lost, a linked vote).
+    expect(verdictOf(question('guess'), truth(['Blue']), mine('Blue', null, 90))?.kind).toBe('right');
+  });
+
+  it('marks a near prediction that scored as partly right, still saying how far off', () => {
+    expect(verdictOf(question('predict'), truth([], [180]), mine(null, 210, 81))).toEqual({
+      kind: 'partly',
+      text: '◐ Off by 30 min',
+    });
+    expect(verdictOf(question('predict'), truth([], [0]), mine(null, 300, 0))?.kind).toBe('wrong');
   });
 
   it('says how far off a prediction was, and right only on the truth', () => {

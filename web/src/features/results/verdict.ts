@@ -5,8 +5,10 @@ import { numberText } from '../../shared/question-text';
  * Right or wrong, judged by the player's own answer against the question's truth (DESIGN §2): a
  * guess is right when its choice is among the most popular; a prediction when it hits the truth,
  * otherwise it says how far off it was; a vote has no right answer, only the crowd's favourite.
+ * An answer that missed but still scored (a guess's share, a near prediction: /scoring) is partly
+ * right, never 'Wrong' beside its points.
  */
-export type VerdictKind = 'right' | 'wrong' | 'crowd';
+export type VerdictKind = 'right' | 'partly' | 'wrong' | 'crowd';
 export interface Verdict {
   kind: VerdictKind;
   text: string;
@@ -22,13 +24,19 @@ export function verdictOf(
     const x = mine.number_answer;
     if (x === null || stats.correct_numbers.length === 0) return null;
     if (stats.correct_numbers.includes(x)) return { kind: 'right', text: '✓ Right' };
-    const off = Math.min(...stats.correct_numbers.map((t) => Math.abs(t - x)));
-    return { kind: 'wrong', text: `✗ Off by ${numberText(off, question.question.slider?.unit)}` };
+    const off = numberText(
+      Math.min(...stats.correct_numbers.map((t) => Math.abs(t - x))),
+      question.question.slider?.unit,
+    );
+    return mine.points > 0
+      ? { kind: 'partly', text: `◐ Off by ${off}` }
+      : { kind: 'wrong', text: `✗ Off by ${off}` };
   }
   if (mine.choice === null || stats.correct_choices.length === 0) return null;
   const hit = stats.correct_choices.includes(mine.choice);
   if (question.type === 'vote') return hit ? { kind: 'crowd', text: '★ With the crowd' } : null;
-  return hit ? { kind: 'right', text: '✓ Right' } : { kind: 'wrong', text: '✗ Wrong' };
+  if (hit) return { kind: 'right', text: '✓ Right' };
+  return mine.points > 0 ? { kind: 'partly', text: '◐ Partly right' } : { kind: 'wrong', text: '✗ Wrong' };
 }
 
 /** The player's answer as they read it: the choice, or the number with the slider's unit. */
