@@ -2,6 +2,7 @@ import type { Season } from '@hunch/contract';
 import { COMMUNITY_FIELDS } from './error-paths';
 import { CheckField, ListField, ProblemsProvider, TextField } from './fields';
 import type { HostSeason } from './host-api';
+import { conflictLines } from './host-text';
 import { ImageField } from './image-field';
 import { SaveBar, useSeasonSave } from './save-bar';
 import { useDraft } from './use-draft';
@@ -15,7 +16,7 @@ const canonicalCommunity = (c: Season['community']): Season['community'] => ({
 
 /** A community's settings (hosting spec §2); the endpoint is its identity, so it stays. */
 export function CommunitySettings({ season, version }: { season: Season; version: HostSeason['version'] }) {
-  const [draft, setDraft, dirty] = useDraft(season.community, canonicalCommunity);
+  const [draft, setDraft, dirty, conflicts] = useDraft(season.community, canonicalCommunity);
   useLeaveGuard(dirty, 'Leave the community settings? Your changes are not saved.');
   const save = useSeasonSave(COMMUNITY_FIELDS);
   const set = (patch: Partial<Season['community']>) => setDraft((c) => ({ ...c, ...patch }));
@@ -65,6 +66,7 @@ export function CommunitySettings({ season, version }: { season: Season; version
           build={(doc) => ({ ...doc, community: draft })}
           part={(doc) => doc.community}
           saveLabel="Save settings"
+          conflicts={conflictLines(conflicts, draft)}
         />
       </form>
     </ProblemsProvider>

@@ -9,7 +9,7 @@ import { ProblemsProvider, TextField } from './fields';
 import { GameStateLine } from './game-state-line';
 import { type HostSeason, useHostGames, useSeason } from './host-api';
 import { hostCommunityPath, hostGamePath, newGamePath } from './host-paths';
-import { plural } from './host-text';
+import { conflictLines, plural } from './host-text';
 import { ImageField } from './image-field';
 import { SaveBar, useSeasonSave } from './save-bar';
 import { seriesIndex, seriesPathOf, withSeries } from './season-edit';
@@ -26,7 +26,7 @@ function SeriesSettings({
   si: number;
 }) {
   const at = seriesPathOf(si);
-  const [draft, setDraft, dirty] = useDraft(season.series[si]!);
+  const [draft, setDraft, dirty, conflicts] = useDraft(season.series[si]!);
   useLeaveGuard(dirty, 'Leave the series settings? Your changes are not saved.');
   const save = useSeasonSave(seriesFields(at));
   const set = (patch: Partial<SeasonSeries>) => setDraft((s) => ({ ...s, ...patch }));
@@ -66,6 +66,7 @@ function SeriesSettings({
           }}
           part={(doc) => ({ ...doc.series[seriesIndex(doc, draft.endpoint)], games: undefined })}
           saveLabel="Save series"
+          conflicts={conflictLines(conflicts, draft)}
         />
       </form>
     </ProblemsProvider>
