@@ -5,6 +5,7 @@ import type { HostSeason } from './host-api';
 import { conflictLines } from './host-text';
 import { ImageField } from './image-field';
 import { SaveBar, useSeasonSave } from './save-bar';
+import { settingsToSave, textOrLeftOut } from './season-edit';
 import { useDraft } from './use-draft';
 import { useLeaveGuard } from './use-leave-guard';
 
@@ -37,14 +38,14 @@ export function CommunitySettings({ season, version }: { season: Season; version
           label="Description"
           multiline
           value={draft.description ?? ''}
-          onChange={(description) => set({ description })}
+          onChange={(description) => set({ description: textOrLeftOut(description) })}
         />
         <ImageField
           path="community.image"
           label="Community image"
           kind="communities"
           value={draft.image ?? undefined}
-          onChange={(image) => set({ image: image ?? null })}
+          onChange={(image) => set({ image })}
         />
         <ListField
           path="community.categories"
@@ -63,7 +64,7 @@ export function CommunitySettings({ season, version }: { season: Season; version
         <SaveBar
           save={save}
           base={{ doc: season, version }}
-          build={(doc) => ({ ...doc, community: draft })}
+          build={(doc) => ({ ...doc, community: settingsToSave(draft) })}
           part={(doc) => doc.community}
           saveLabel="Save settings"
           conflicts={conflictLines(conflicts, draft)}

@@ -13,6 +13,7 @@ import {
   nextKey,
   removeQuestion,
   replaceQuestion,
+  settingsToSave,
   withGame,
   withKind,
   withOpenedParts,
@@ -288,5 +289,18 @@ describe('season edits: a game that opened while it was edited', () => {
     // As the editor holds games (choices as objects): an untouched draft has nothing taken back.
     const held = editableGame(saved);
     expect(withOpenedParts(held, editableGame(saved)).changed).toBe(false);
+  });
+});
+
+describe('settings as a save sends them', () => {
+  it('says an empty description and no image, which the export leaves out, in words the import reads', () => {
+    const exported: { endpoint: string; name: string; description?: string; image?: string | null } = {
+      endpoint: 'club',
+      name: 'Club',
+    };
+    // Left out, the import would keep the stored ones: a removed image would stay.
+    expect(settingsToSave(exported)).toEqual({ ...exported, description: '', image: null });
+    const full = { ...exported, description: 'About', image: 'a.png' };
+    expect(settingsToSave(full)).toEqual(full);
   });
 });

@@ -247,6 +247,18 @@ export function newSeries(endpoint: string, name: string): SeasonSeries {
   return { endpoint, name, description: '', games: [] };
 }
 
+/**
+ * A community's or a series' settings as a save sends them. The export leaves out an empty
+ * description and the default image, and the drafts hold them so, to compare equal to it once
+ * saved; the import reads a field left out as "keep the stored one", so a save says '' and null.
+ */
+export function settingsToSave<T extends { description?: string; image?: string | null }>(draft: T): T {
+  return { ...draft, description: draft.description ?? '', image: draft.image ?? null };
+}
+
+/** An optional text as the export holds it: left out when empty. */
+export const textOrLeftOut = (text: string): string | undefined => (text === '' ? undefined : text);
+
 /** Comma-separated text (categories, subcommunities) as a list, and back. */
 export function listFromText(text: string): string[] {
   return text

@@ -12,7 +12,7 @@ import { hostCommunityPath, hostGamePath, newGamePath } from './host-paths';
 import { conflictLines, plural } from './host-text';
 import { ImageField } from './image-field';
 import { SaveBar, useSeasonSave } from './save-bar';
-import { seriesIndex, seriesPathOf, withSeries } from './season-edit';
+import { seriesIndex, seriesPathOf, settingsToSave, textOrLeftOut, withSeries } from './season-edit';
 import { useDraft } from './use-draft';
 import { useLeaveGuard } from './use-leave-guard';
 
@@ -47,14 +47,14 @@ function SeriesSettings({
           label="Description"
           multiline
           value={draft.description ?? ''}
-          onChange={(description) => set({ description })}
+          onChange={(description) => set({ description: textOrLeftOut(description) })}
         />
         <ImageField
           path={`${at}.image`}
           label="Series image"
           kind="games"
           value={draft.image ?? undefined}
-          onChange={(image) => set({ image: image ?? null })}
+          onChange={(image) => set({ image })}
         />
         <SaveBar
           save={save}
@@ -62,7 +62,9 @@ function SeriesSettings({
           base={{ doc: season, version }}
           build={(doc) => {
             const i = seriesIndex(doc, draft.endpoint);
-            return i < 0 ? null : withSeries(doc, i, { ...draft, games: doc.series[i]!.games });
+            return i < 0
+              ? null
+              : withSeries(doc, i, { ...settingsToSave(draft), games: doc.series[i]!.games });
           }}
           part={(doc) => ({ ...doc.series[seriesIndex(doc, draft.endpoint)], games: undefined })}
           saveLabel="Save series"
