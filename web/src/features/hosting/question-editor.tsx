@@ -11,6 +11,8 @@ import {
   editableChoices,
   followLinkedVote,
   linkableVotes,
+  SECS_MAX,
+  SECS_MIN,
   withKind,
 } from './season-edit';
 
@@ -336,10 +338,10 @@ export function QuestionEditor({
           <NumberField
             path={`${at}.secs_to_answer`}
             label="Seconds to answer"
-            hint="In the live game: 5 to 120 seconds."
+            hint={`In the live game: ${SECS_MIN} to ${SECS_MAX} seconds.`}
             value={q.secs_to_answer}
-            min={5}
-            max={120}
+            min={SECS_MIN}
+            max={SECS_MAX}
             step={1}
             onChange={(secs_to_answer) => onChange({ ...q, secs_to_answer })}
           />

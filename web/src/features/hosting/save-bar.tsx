@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorText, isApiError } from '../../api/client';
 import { useSingleFlight } from '../../shared/single-flight';
 import { withLocalTimes } from '../../shared/time-text';
+import { askForBlanks } from './blank-fields';
 import { fieldId, type PlacedProblems, placeProblems } from './error-paths';
 import { fetchSeason, type HostSeason, importSeason, useRefreshHost } from './host-api';
 import { plural, saveText } from './host-text';
@@ -39,7 +40,7 @@ export function useSeasonSave(
     onSuccess: async ({ outcome, doc }, { dryRun, found }) => {
       if (!outcome.ok || found.length > 0) {
         setSent(doc);
-        setProblems([...found, ...(outcome.ok ? [] : outcome.problems)]);
+        setProblems(askForBlanks([...found, ...(outcome.ok ? [] : outcome.problems)], doc));
         return;
       }
       setProblems([]);
