@@ -285,7 +285,7 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
                       count={count}
                       question={q}
                       game={game}
-                      onChange={(next) => setGame((g) => replaceQuestion(g, i, next))}
+                      onChange={(next, relinked) => setGame((g) => replaceQuestion(g, i, next, relinked))}
                       onMove={(delta) => move(i, delta)}
                       layout={layout}
                       onRemove={() => {

@@ -10,6 +10,7 @@ import {
   type EditChoice,
   editableChoices,
   followLinkedVote,
+  guessesLinkedTo,
   linkableVotes,
   SECS_MAX,
   SECS_MIN,
@@ -222,11 +223,20 @@ export interface QuestionEditorProps {
   count: number;
   question: SeasonQuestion;
   game: SeasonGame;
-  onChange: (q: SeasonQuestion) => void;
+  /** `relinked`: guesses to link to this question again (replaceQuestion). */
+  onChange: (q: SeasonQuestion, relinked?: readonly number[]) => void;
   onMove: (delta: number) => void;
   onRemove: () => void;
   /** Changes each time questions move or go: what a question left behind belongs to its place. */
   layout: number;
+}
+
+/** What a kind change left behind: the question as it was on each side, and a vote's guesses. */
+interface LeftBehind {
+  layout: number;
+  choices?: SeasonQuestion;
+  predict?: SeasonQuestion;
+  linkedBy?: number[];
 }
 
 /** One question of an unlocked game: its kind, text, image, choices or slider, and live time. */
@@ -246,14 +256,18 @@ export function QuestionEditor({
   // What a kind change left behind (the choices, or the slider and outcome), to restore when the
   // kind changes back. Only while the questions keep their places: after a move or a removal this
   // place holds another question, whose parts these are not (`layout` counts those changes).
-  const leftBehind = useRef<{ layout: number; choices?: SeasonQuestion; predict?: SeasonQuestion }>({
-    layout,
-  });
+  // A vote's guesses, unlinked when it stops being one, are linked again when it is a vote again.
+  const leftBehind = useRef<LeftBehind>({ layout });
   const changeKind = (kind: SeasonQuestion['kind']) => {
     const kept = leftBehind.current.layout === layout ? leftBehind.current : { layout };
     const side = (k: SeasonQuestion['kind']) => (k === 'predict' ? 'predict' : 'choices');
-    leftBehind.current = { ...kept, [side(q.kind)]: q };
-    onChange(followLinkedVote(game, index, withKind(q, kind, kept[side(kind)])));
+    leftBehind.current = {
+      ...kept,
+      [side(q.kind)]: q,
+      ...(q.kind === 'vote' && { linkedBy: guessesLinkedTo(game, index) }),
+    };
+    const next = followLinkedVote(game, index, withKind(q, kind, kept[side(kind)]));
+    onChange(next, kind === 'vote' ? kept.linkedBy : undefined);
   };
   return (
     <li className="card host-question">

@@ -158,18 +158,35 @@ export function moveQuestion(game: SeasonGame, i: number, delta: number): Season
 /**
  * Question `i` changed. The guesses linked to it, when it is a vote, follow its choices (a guess
  * offers its vote's choices in its order): a renamed choice would otherwise leave them stale, and
- * refused with no way shown to copy them again.
+ * refused with no way shown to copy them again. When it is no longer a vote they are unlinked, as
+ * when it is removed: a link to a predict is refused, and their select could not show it.
+ * `relinked`: guesses (0-based) to link to it again when it is a vote and they are unlinked, those
+ * its kind change unlinked.
  */
-export function replaceQuestion(game: SeasonGame, i: number, q: SeasonQuestion): SeasonGame {
+export function replaceQuestion(
+  game: SeasonGame,
+  i: number,
+  q: SeasonQuestion,
+  relinked: readonly number[] = [],
+): SeasonGame {
+  const n = i + 1;
   return {
     ...game,
     questions: game.questions.map((old, k) => {
       if (k === i) return q;
-      if (q.kind === 'vote' && old.kind === 'guess' && old.linked_vote === i + 1)
-        return { ...old, choices: editableChoices(q) };
-      return old;
+      if (old.kind !== 'guess') return old;
+      const linked = old.linked_vote === n || (old.linked_vote === undefined && relinked.includes(k));
+      if (!linked) return old;
+      if (q.kind === 'vote') return { ...old, linked_vote: n, choices: editableChoices(q) };
+      const { linked_vote: _gone, ...unlinked } = old;
+      return unlinked;
     }),
   };
+}
+
+/** The guesses (0-based) linked to question `i`. */
+export function guessesLinkedTo(game: SeasonGame, i: number): number[] {
+  return game.questions.flatMap((q, k) => (q.kind === 'guess' && q.linked_vote === i + 1 ? [k] : []));
 }
 
 /** The vote questions a guess at index `i` may link to: number (1-based) and text. */
