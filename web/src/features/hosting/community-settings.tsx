@@ -22,7 +22,7 @@ export function CommunitySettings({ season, version }: { season: Season; version
   const save = useSeasonSave(COMMUNITY_FIELDS);
   const set = (patch: Partial<Season['community']>) => setDraft((c) => ({ ...c, ...patch }));
   return (
-    <ProblemsProvider value={save.placed.byField}>
+    <ProblemsProvider value={save.placed.byField} saved={season}>
       <form className="card form host-form" aria-labelledby="settings-heading" noValidate>
         <h2 id="settings-heading">Settings</h2>
         <TextField path="community.name" label="Name" value={draft.name} onChange={(name) => set({ name })} />

@@ -221,7 +221,7 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
       </header>
       {/* Once opened, outcomes are what a host comes for: they come first. */}
       {hosted?.locked && <OutcomesPanel game={hosted} questions={series.games[gi]?.questions ?? []} />}
-      <ProblemsProvider value={save.placed.byField}>
+      <ProblemsProvider value={save.placed.byField} saved={season}>
         <form
           className="host-editor"
           aria-labelledby="game-heading"

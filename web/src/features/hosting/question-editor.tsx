@@ -51,29 +51,6 @@ function Group({ path, legend, children }: { path: string; legend: string; child
   );
 }
 
-function ChoiceImage({
-  at,
-  c,
-  choice,
-  onChange,
-}: {
-  at: string;
-  c: number;
-  choice: EditChoice;
-  onChange: (image: string | undefined) => void;
-}) {
-  return (
-    <ImageField
-      compact
-      path={`${at}.choices.${c}.image`}
-      label={`Image for choice ${c + 1}`}
-      kind="questions"
-      value={choice.image}
-      onChange={onChange}
-    />
-  );
-}
-
 function ChoicesEditor({
   at,
   n,
@@ -105,15 +82,25 @@ function ChoicesEditor({
                 maxLength={120}
                 onChange={(text) => setChoice(c, { text })}
               />
-              <ChoiceImage at={at} c={c} choice={choice} onChange={(image) => setChoice(c, { image })} />
-              <button
-                type="button"
-                className="button-link"
-                disabled={choices.length <= CHOICES_MIN}
-                onClick={() => set(choices.filter((_, k) => k !== c))}
-              >
-                Remove choice<span className="visually-hidden"> {label}</span>
-              </button>
+              {/* Remove choice among the image's links: beside the thumbnail, or beside Add image. */}
+              <ImageField
+                compact
+                path={`${at}.choices.${c}.image`}
+                label={`Image for choice ${c + 1}`}
+                kind="questions"
+                value={choice.image}
+                onChange={(image) => setChoice(c, { image })}
+                extra={
+                  <button
+                    type="button"
+                    className="button-link"
+                    disabled={choices.length <= CHOICES_MIN}
+                    onClick={() => set(choices.filter((_, k) => k !== c))}
+                  >
+                    Remove choice<span className="visually-hidden"> {label}</span>
+                  </button>
+                }
+              />
             </li>
           );
         })}

@@ -31,7 +31,7 @@ function SeriesSettings({
   const save = useSeasonSave(seriesFields(at));
   const set = (patch: Partial<SeasonSeries>) => setDraft((s) => ({ ...s, ...patch }));
   return (
-    <ProblemsProvider value={save.placed.byField}>
+    <ProblemsProvider value={save.placed.byField} saved={season}>
       <form className="card form host-form" aria-labelledby="series-settings-heading" noValidate>
         <h2 id="series-settings-heading">Series settings</h2>
         <TextField path={`${at}.name`} label="Name" value={draft.name} onChange={(name) => set({ name })} />
