@@ -1,8 +1,9 @@
-import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { withLocalTimes } from '../../shared/time-text';
 import { errorIdOf, fieldId } from './error-paths';
 import { fromLocalInput, toLocalInput } from './schedule-time';
 import { listFromText } from './season-edit';
+import { valueAt } from './use-draft';
 
 /**
  * The console's form fields. Each is named by the document path it edits: its id comes from the
@@ -10,11 +11,38 @@ import { listFromText } from './season-edit';
  * aria-describedby and marked with aria-invalid (and in words, not only by colour).
  */
 
-const ProblemsContext = createContext<ReadonlyMap<string, string[]>>(new Map());
-export const ProblemsProvider = ProblemsContext.Provider;
+interface FieldsContext {
+  problems: ReadonlyMap<string, string[]>;
+  /** The document as saved, which the fields' paths point into. */
+  saved?: unknown;
+}
+
+const FieldsContext = createContext<FieldsContext>({ problems: new Map() });
+
+/**
+ * What a screen's fields are told: the problems at their paths (`value`), and the document as
+ * saved (`saved`), for a field to tell what is saved from what waits for Save.
+ */
+export function ProblemsProvider({
+  value,
+  saved,
+  children,
+}: {
+  value: ReadonlyMap<string, string[]>;
+  saved?: unknown;
+  children: ReactNode;
+}) {
+  const context = useMemo(() => ({ problems: value, saved }), [value, saved]);
+  return <FieldsContext.Provider value={context}>{children}</FieldsContext.Provider>;
+}
 
 export function useFieldProblems(path: string): string[] {
-  return useContext(ProblemsContext).get(path) ?? [];
+  return useContext(FieldsContext).problems.get(path) ?? [];
+}
+
+/** The saved value at `path` (undefined without a saved document). */
+export function useSavedValue(path: string): unknown {
+  return valueAt(useContext(FieldsContext).saved, path);
 }
 
 /**

@@ -12,7 +12,7 @@ import { GameSettings } from './game-settings';
 import { GameStateLine } from './game-state-line';
 import { deleteGame, type HostSeason, useRefreshHost } from './host-api';
 import { hostGamePath, hostSeriesPath } from './host-paths';
-import { plural } from './host-text';
+import { conflictLines, plural } from './host-text';
 import { OutcomesPanel } from './outcomes-panel';
 import { QuestionEditor } from './question-editor';
 import { QuestionPreview } from './question-preview';
@@ -118,7 +118,7 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
   const isNew = gi < 0;
   // A new game's first draft is made once; a saved game's follows the document while untouched.
   const [first] = useState(initial);
-  const [game, setGame, dirty] = useDraft(isNew ? first : initial);
+  const [game, setGame, dirty, conflicts] = useDraft(isNew ? first : initial);
   const [preview, setPreview] = useState(false);
   const locked = hosted?.locked ?? false;
   const at = gamePathOf(si, isNew ? series.games.length : gi);
@@ -221,7 +221,7 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
       </header>
       {/* Once opened, outcomes are what a host comes for: they come first. */}
       {hosted?.locked && <OutcomesPanel game={hosted} questions={series.games[gi]?.questions ?? []} />}
-      <ProblemsProvider value={save.placed.byField}>
+      <ProblemsProvider value={save.placed.byField} saved={season}>
         <form
           className="host-editor"
           aria-labelledby="game-heading"
@@ -285,7 +285,7 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
                       count={count}
                       question={q}
                       game={game}
-                      onChange={(next) => setGame((g) => replaceQuestion(g, i, next))}
+                      onChange={(next, relinked) => setGame((g) => replaceQuestion(g, i, next, relinked))}
                       onMove={(delta) => move(i, delta)}
                       layout={layout}
                       onRemove={() => {
@@ -319,6 +319,7 @@ export function GameEditor({ season, version, si, gi, initial, hosted }: GameEdi
               saveLabel={isNew ? 'Create game' : 'Save game'}
               confirmSave={isNew ? () => confirmOpeningAtOnce(game.schedule.open) : undefined}
               checkFirst={isNew ? () => closedAlready(at, game.schedule.standby) : undefined}
+              conflicts={conflictLines(conflicts, game)}
             />
           </div>
         </form>

@@ -3,6 +3,7 @@ import { SCHEDULE_LABELS, viewerTimeZone } from '../../shared/time-text';
 import { CheckField, DateTimeField, ListField, TextField } from './fields';
 import { ImageField } from './image-field';
 import { laterOf } from './schedule-time';
+import { textOrLeftOut } from './season-edit';
 
 /**
  * A game's own fields: key, name, image, schedule, live or not, speed bonus, subcommunities. Once
@@ -53,7 +54,7 @@ export function GameSettings({
         hint={`Without one the game is called ${seriesName}.`}
         value={game.name ?? ''}
         maxLength={120}
-        onChange={(name) => onChange({ name: name === '' ? undefined : name })}
+        onChange={(name) => onChange({ name: textOrLeftOut(name) })}
       />
       <ImageField
         path={`${at}.image`}

@@ -4,6 +4,7 @@ import { formatWhen } from '../../shared/time-text';
 import {
   auditActionText,
   auditChange,
+  conflictLines,
   importSummary,
   plural,
   saveText,
@@ -131,5 +132,19 @@ describe('host console texts', () => {
     const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}`, i]));
     const more = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`f${i}`, i + 1]));
     expect(auditChange(many, more).at(-1)).toBe('and 4 more changes');
+  });
+
+  it('a draft kept over a newer save names each place with their value', () => {
+    const game = { key: 'week-1', questions: [{ text: 'Mine' }, { text: 'Two' }] };
+    expect(
+      conflictLines(
+        [
+          { path: 'questions.0.text', theirs: 'Theirs' },
+          { path: 'questions', theirs: [1, 2, 3] },
+          { path: 'name', theirs: undefined },
+        ],
+        game,
+      ),
+    ).toEqual(['Question 1 › Text: “Theirs”', 'Questions: 3 items', 'Name: none']);
   });
 });

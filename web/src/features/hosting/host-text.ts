@@ -172,6 +172,23 @@ function differences(old: unknown, next: unknown, at: string[] = []): [string[],
   return [[at, old, next]];
 }
 
+/**
+ * The places a refused save's draft kept over a newer save's (mergeDraft's conflicts), named as the
+ * console names them from `root` (the draft: a game, a series, a community), with the other
+ * save's value: 'Question 1 › Text: “Best trail?”'.
+ */
+export function conflictLines(
+  conflicts: readonly { path: string; theirs: unknown }[],
+  root: unknown,
+): string[] {
+  return conflicts.map(({ path, theirs }) => {
+    const place = pathParts(path, root).join(' › ') || 'Everything';
+    const value = clip(valueText(theirs), 60);
+    const quoted = typeof theirs === 'string' && theirs !== '' && !ISO_TIME.test(theirs);
+    return `${place}: ${quoted ? `“${value}”` : value}`;
+  });
+}
+
 /** More lines than this say how many more there are instead. */
 const CHANGES_SHOWN = 8;
 

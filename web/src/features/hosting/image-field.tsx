@@ -1,9 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { communityImageUrl, gameImageUrl, questionImageUrl } from '../../api/asset-urls';
 import { errorText } from '../../api/client';
 import { SafeImg } from '../../shared/safe-img';
 import { errorIdOf, fieldId } from './error-paths';
-import { FieldProblems, useFieldProblems } from './fields';
+import { FieldProblems, useFieldProblems, useSavedValue } from './fields';
 import { type ImageKind, uploadImage } from './host-api';
 
 const URL_OF: Record<ImageKind, (name: string) => string> = {
@@ -32,6 +33,7 @@ export function ImageField({
   onChange,
   disabled,
   compact,
+  extra,
 }: {
   path: string;
   label: string;
@@ -39,9 +41,12 @@ export function ImageField({
   value: string | undefined;
   onChange: (name: string | undefined) => void;
   disabled?: boolean;
-  /** Beside a choice: a smaller thumbnail, and only 'Add image' until there is one. */
+  /** Beside a choice: a smaller thumbnail, links for buttons, and only 'Add image' until there is one. */
   compact?: boolean;
+  /** More buttons after the image's own, in their row (a choice's 'Remove choice'). */
+  extra?: ReactNode;
 }) {
+  const saved = useSavedValue(path);
   const id = fieldId(path);
   const upload = useMutation({ mutationFn: (file: File) => uploadImage(kind, file), onSuccess: onChange });
   const invalid = useFieldProblems(path).length > 0 || upload.isError;
@@ -52,8 +57,9 @@ export function ImageField({
     : upload.isError
       ? `Not uploaded: ${errorText(upload.error)}`
       : value
-        ? upload.isSuccess
-          ? 'Uploaded.'
+        ? // The document names the image only once it is saved: until then, the upload is not kept.
+          upload.isSuccess && value !== saved
+          ? 'Uploaded: save to keep it.'
           : ''
         : bare
           ? ''
@@ -66,8 +72,9 @@ export function ImageField({
         !bare && <span className="host-image-preview host-image-none" aria-hidden="true" />
       )}
       <div className="host-image-controls">
-        {/* The input's own label is the button below, which names the field in hidden words. */}
-        {!bare && <span className="host-image-label">{label}</span>}
+        {/* The input's own label is the button below, which names the field in hidden words. Beside
+            a choice the choice names it: a line less, for its buttons to share a row on a phone. */}
+        {!compact && <span className="host-image-label">{label}</span>}
         <p className="field-hint" id={statusId} aria-live="polite">
           {status}
         </p>
@@ -88,7 +95,9 @@ export function ImageField({
           />
           <label
             htmlFor={id}
-            className={bare ? 'host-file-link' : 'button button-secondary host-small-button host-file-button'}
+            className={
+              compact ? 'host-file-link' : 'button button-secondary host-small-button host-file-button'
+            }
           >
             {value ? 'Change image' : bare ? 'Add image' : 'Choose image'}
             <span className="visually-hidden"> ({label})</span>
@@ -98,6 +107,7 @@ export function ImageField({
               Remove image<span className="visually-hidden"> ({label})</span>
             </button>
           )}
+          {extra}
         </div>
         <FieldProblems path={path} />
       </div>

@@ -47,16 +47,26 @@ export function ImportPanel({ community }: { community: string }) {
           A .yaml or .json season file, or a .zip with season.yaml and its images. Games are matched by their
           keys: importing the same file twice changes nothing.
         </p>
-        <input
-          id="season-file"
-          type="file"
-          accept=".yaml,.yml,.json,.zip,application/zip,application/json,application/yaml"
-          aria-describedby="season-file-hint"
-          onChange={(e) => {
-            setFile(e.target.files?.[0] ?? null);
-            setAnswer(null);
-          }}
-        />
+        {/* Drawn as the image pickers are: the input hidden, its second label a button. */}
+        <div className="host-image-actions">
+          <input
+            id="season-file"
+            className="visually-hidden host-file-input"
+            type="file"
+            accept=".yaml,.yml,.json,.zip,application/zip,application/json,application/yaml"
+            aria-describedby="season-file-status season-file-hint"
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setAnswer(null);
+            }}
+          />
+          <label htmlFor="season-file" className="button button-secondary host-small-button host-file-button">
+            {file ? 'Choose another file' : 'Choose a file'}
+          </label>
+          <span className="field-hint" id="season-file-status">
+            {file ? file.name : 'No file chosen.'}
+          </span>
+        </div>
       </div>
       <div className="host-save-bar">
         <button

@@ -10,7 +10,10 @@ import {
   type EditChoice,
   editableChoices,
   followLinkedVote,
+  guessesLinkedTo,
   linkableVotes,
+  SECS_MAX,
+  SECS_MIN,
   withKind,
 } from './season-edit';
 
@@ -48,29 +51,6 @@ function Group({ path, legend, children }: { path: string; legend: string; child
   );
 }
 
-function ChoiceImage({
-  at,
-  c,
-  choice,
-  onChange,
-}: {
-  at: string;
-  c: number;
-  choice: EditChoice;
-  onChange: (image: string | undefined) => void;
-}) {
-  return (
-    <ImageField
-      compact
-      path={`${at}.choices.${c}.image`}
-      label={`Image for choice ${c + 1}`}
-      kind="questions"
-      value={choice.image}
-      onChange={onChange}
-    />
-  );
-}
-
 function ChoicesEditor({
   at,
   n,
@@ -102,15 +82,25 @@ function ChoicesEditor({
                 maxLength={120}
                 onChange={(text) => setChoice(c, { text })}
               />
-              <ChoiceImage at={at} c={c} choice={choice} onChange={(image) => setChoice(c, { image })} />
-              <button
-                type="button"
-                className="button-link"
-                disabled={choices.length <= CHOICES_MIN}
-                onClick={() => set(choices.filter((_, k) => k !== c))}
-              >
-                Remove choice<span className="visually-hidden"> {label}</span>
-              </button>
+              {/* Remove choice among the image's links: beside the thumbnail, or beside Add image. */}
+              <ImageField
+                compact
+                path={`${at}.choices.${c}.image`}
+                label={`Image for choice ${c + 1}`}
+                kind="questions"
+                value={choice.image}
+                onChange={(image) => setChoice(c, { image })}
+                extra={
+                  <button
+                    type="button"
+                    className="button-link"
+                    disabled={choices.length <= CHOICES_MIN}
+                    onClick={() => set(choices.filter((_, k) => k !== c))}
+                  >
+                    Remove choice<span className="visually-hidden"> {label}</span>
+                  </button>
+                }
+              />
             </li>
           );
         })}
@@ -220,11 +210,20 @@ export interface QuestionEditorProps {
   count: number;
   question: SeasonQuestion;
   game: SeasonGame;
-  onChange: (q: SeasonQuestion) => void;
+  /** `relinked`: guesses to link to this question again (replaceQuestion). */
+  onChange: (q: SeasonQuestion, relinked?: readonly number[]) => void;
   onMove: (delta: number) => void;
   onRemove: () => void;
   /** Changes each time questions move or go: what a question left behind belongs to its place. */
   layout: number;
+}
+
+/** What a kind change left behind: the question as it was on each side, and a vote's guesses. */
+interface LeftBehind {
+  layout: number;
+  choices?: SeasonQuestion;
+  predict?: SeasonQuestion;
+  linkedBy?: number[];
 }
 
 /** One question of an unlocked game: its kind, text, image, choices or slider, and live time. */
@@ -244,14 +243,18 @@ export function QuestionEditor({
   // What a kind change left behind (the choices, or the slider and outcome), to restore when the
   // kind changes back. Only while the questions keep their places: after a move or a removal this
   // place holds another question, whose parts these are not (`layout` counts those changes).
-  const leftBehind = useRef<{ layout: number; choices?: SeasonQuestion; predict?: SeasonQuestion }>({
-    layout,
-  });
+  // A vote's guesses, unlinked when it stops being one, are linked again when it is a vote again.
+  const leftBehind = useRef<LeftBehind>({ layout });
   const changeKind = (kind: SeasonQuestion['kind']) => {
     const kept = leftBehind.current.layout === layout ? leftBehind.current : { layout };
     const side = (k: SeasonQuestion['kind']) => (k === 'predict' ? 'predict' : 'choices');
-    leftBehind.current = { ...kept, [side(q.kind)]: q };
-    onChange(followLinkedVote(game, index, withKind(q, kind, kept[side(kind)])));
+    leftBehind.current = {
+      ...kept,
+      [side(q.kind)]: q,
+      ...(q.kind === 'vote' && { linkedBy: guessesLinkedTo(game, index) }),
+    };
+    const next = followLinkedVote(game, index, withKind(q, kind, kept[side(kind)]));
+    onChange(next, kind === 'vote' ? kept.linkedBy : undefined);
   };
   return (
     <li className="card host-question">
@@ -336,10 +339,10 @@ export function QuestionEditor({
           <NumberField
             path={`${at}.secs_to_answer`}
             label="Seconds to answer"
-            hint="In the live game: 5 to 120 seconds."
+            hint={`In the live game: ${SECS_MIN} to ${SECS_MAX} seconds.`}
             value={q.secs_to_answer}
-            min={5}
-            max={120}
+            min={SECS_MIN}
+            max={SECS_MAX}
             step={1}
             onChange={(secs_to_answer) => onChange({ ...q, secs_to_answer })}
           />

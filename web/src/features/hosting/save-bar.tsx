@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorText, isApiError } from '../../api/client';
 import { useSingleFlight } from '../../shared/single-flight';
 import { withLocalTimes } from '../../shared/time-text';
+import { askForBlanks } from './blank-fields';
 import { fieldId, type PlacedProblems, placeProblems } from './error-paths';
 import { fetchSeason, type HostSeason, importSeason, useRefreshHost } from './host-api';
 import { plural, saveText } from './host-text';
@@ -39,7 +40,7 @@ export function useSeasonSave(
     onSuccess: async ({ outcome, doc }, { dryRun, found }) => {
       if (!outcome.ok || found.length > 0) {
         setSent(doc);
-        setProblems([...found, ...(outcome.ok ? [] : outcome.problems)]);
+        setProblems(askForBlanks([...found, ...(outcome.ok ? [] : outcome.problems)], doc));
         return;
       }
       setProblems([]);
@@ -170,6 +171,24 @@ export function ProblemList({
   );
 }
 
+/**
+ * The places a newer save changed that the host had changed too (useDraft's conflicts, in words):
+ * the host's values were kept, and a save now overwrites theirs, so the host is told before.
+ */
+function Conflicts({ lines }: { lines: readonly string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <div className="warning" role="alert">
+      <p>The other save changed these too. Yours are kept here, and saving keeps them. Theirs were:</p>
+      <ul>
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** 'Check' and 'Save' for a screen's edits, with what the server answered. */
 export function SaveBar({
   save,
@@ -180,6 +199,7 @@ export function SaveBar({
   disabled,
   confirmSave,
   checkFirst,
+  conflicts = [],
 }: {
   save: SeasonSave;
 } & SaveTarget & {
@@ -189,6 +209,8 @@ export function SaveBar({
     confirmSave?: () => boolean;
     /** Problems the screen can tell before sending: any, and the edits are only checked, not saved. */
     checkFirst?: (doc: Season) => SeasonProblem[];
+    /** Where the draft was kept over a newer save's (conflictLines). */
+    conflicts?: readonly string[];
   }) {
   const { mutation, done, placed, sent } = save;
   const send = (dryRun: boolean) => {
@@ -209,6 +231,7 @@ export function SaveBar({
           {withLocalTimes(errorText(mutation.error))}
         </p>
       )}
+      <Conflicts lines={conflicts} />
       <div className="host-save-bar">
         <button
           type="button"

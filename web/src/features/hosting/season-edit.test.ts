@@ -6,6 +6,7 @@ import {
   duplicateGame,
   editableGame,
   followLinkedVote,
+  guessesLinkedTo,
   laterSchedule,
   linkableVotes,
   moveQuestion,
@@ -13,6 +14,7 @@ import {
   nextKey,
   removeQuestion,
   replaceQuestion,
+  settingsToSave,
   withGame,
   withKind,
   withOpenedParts,
@@ -138,10 +140,36 @@ describe('season edits: kinds, keys, duplicates', () => {
     // As exported (no voided, no time): back exactly as it was, no field added.
     const bare = { kind: 'vote', text: 'Best?', choices: [{ text: 'A' }, { text: 'B' }] } as SeasonQuestion;
     expect(withKind(withKind(bare, 'predict'), 'vote', bare)).toEqual(bare);
-    // A vote brought back gives its linked guess its choices again (guesses follow their vote).
+    // A vote brought back links the guesses it had again, with its choices (they follow their vote).
     const pair = game([v, linked]);
-    const wiped = replaceQuestion(replaceQuestion(pair, 0, p), 0, withKind(p, 'vote', v));
+    const wiped = replaceQuestion(replaceQuestion(pair, 0, p), 0, withKind(p, 'vote', v), [1]);
     expect(wiped.questions[1]).toMatchObject({ kind: 'guess', linked_vote: 1, choices: v.choices });
+  });
+
+  it('a vote that becomes a predict or a guess unlinks its guesses; made a vote again, relinks them', () => {
+    // v1, g->1, v3, g->3: question 1 becomes a predict.
+    const base = game([vote('v1'), guess('g2', 1), vote('v3'), guess('g4', 3)]);
+    const p = withKind(base.questions[0]!, 'predict');
+    const unlinked = replaceQuestion(base, 0, p);
+    // Before, question 2 kept linked_vote 1: "Question 1 is a predict, not a vote".
+    expect(links(unlinked)).toEqual(['v1', null, 'v3', 3]);
+    expect(unlinked.questions[1]).toMatchObject({ kind: 'guess', choices: ['A', 'B'] });
+    expect(links(replaceQuestion(base, 0, withKind(base.questions[0]!, 'guess')))).toEqual([
+      null,
+      null,
+      'v3',
+      3,
+    ]);
+    // Back to a vote with the guesses it had: linked again. A guess linked elsewhere meanwhile stays.
+    const back = withKind(p, 'vote', base.questions[0]);
+    expect(links(replaceQuestion(unlinked, 0, back, [1]))).toEqual(['v1', 1, 'v3', 3]);
+    const elsewhere = replaceQuestion(unlinked, 1, {
+      ...unlinked.questions[1]!,
+      linked_vote: 3,
+    } as SeasonQuestion);
+    expect(links(replaceQuestion(elsewhere, 0, back, [1]))).toEqual(['v1', 3, 'v3', 3]);
+    expect(guessesLinkedTo(base, 0)).toEqual([1]);
+    expect(guessesLinkedTo(base, 1)).toEqual([]);
   });
 
   it('a guess brought back takes its linked vote’s choices of now, or loses a link to no vote', () => {
@@ -288,5 +316,18 @@ describe('season edits: a game that opened while it was edited', () => {
     // As the editor holds games (choices as objects): an untouched draft has nothing taken back.
     const held = editableGame(saved);
     expect(withOpenedParts(held, editableGame(saved)).changed).toBe(false);
+  });
+});
+
+describe('settings as a save sends them', () => {
+  it('says an empty description and no image, which the export leaves out, in words the import reads', () => {
+    const exported: { endpoint: string; name: string; description?: string; image?: string | null } = {
+      endpoint: 'club',
+      name: 'Club',
+    };
+    // Left out, the import would keep the stored ones: a removed image would stay.
+    expect(settingsToSave(exported)).toEqual({ ...exported, description: '', image: null });
+    const full = { ...exported, description: 'About', image: 'a.png' };
+    expect(settingsToSave(full)).toEqual(full);
   });
 });

@@ -21,6 +21,9 @@ export interface EditChoice {
 export const CHOICES_MIN = 2;
 export const CHOICES_MAX = 12;
 export const QUESTIONS_MAX = 50;
+/** Seconds to answer a question of a live game (hosting spec §4). */
+export const SECS_MIN = 5;
+export const SECS_MAX = 120;
 
 const DAY = 24 * 60 * 60 * 1000;
 const WEEK = 7 * DAY;
@@ -155,18 +158,35 @@ export function moveQuestion(game: SeasonGame, i: number, delta: number): Season
 /**
  * Question `i` changed. The guesses linked to it, when it is a vote, follow its choices (a guess
  * offers its vote's choices in its order): a renamed choice would otherwise leave them stale, and
- * refused with no way shown to copy them again.
+ * refused with no way shown to copy them again. When it is no longer a vote they are unlinked, as
+ * when it is removed: a link to a predict is refused, and their select could not show it.
+ * `relinked`: guesses (0-based) to link to it again when it is a vote and they are unlinked, those
+ * its kind change unlinked.
  */
-export function replaceQuestion(game: SeasonGame, i: number, q: SeasonQuestion): SeasonGame {
+export function replaceQuestion(
+  game: SeasonGame,
+  i: number,
+  q: SeasonQuestion,
+  relinked: readonly number[] = [],
+): SeasonGame {
+  const n = i + 1;
   return {
     ...game,
     questions: game.questions.map((old, k) => {
       if (k === i) return q;
-      if (q.kind === 'vote' && old.kind === 'guess' && old.linked_vote === i + 1)
-        return { ...old, choices: editableChoices(q) };
-      return old;
+      if (old.kind !== 'guess') return old;
+      const linked = old.linked_vote === n || (old.linked_vote === undefined && relinked.includes(k));
+      if (!linked) return old;
+      if (q.kind === 'vote') return { ...old, linked_vote: n, choices: editableChoices(q) };
+      const { linked_vote: _gone, ...unlinked } = old;
+      return unlinked;
     }),
   };
+}
+
+/** The guesses (0-based) linked to question `i`. */
+export function guessesLinkedTo(game: SeasonGame, i: number): number[] {
+  return game.questions.flatMap((q, k) => (q.kind === 'guess' && q.linked_vote === i + 1 ? [k] : []));
 }
 
 /** The vote questions a guess at index `i` may link to: number (1-based) and text. */
@@ -246,6 +266,18 @@ export function newGame(key: string, now: Date): SeasonGame {
 export function newSeries(endpoint: string, name: string): SeasonSeries {
   return { endpoint, name, description: '', games: [] };
 }
+
+/**
+ * A community's or a series' settings as a save sends them. The export leaves out an empty
+ * description and the default image, and the drafts hold them so, to compare equal to it once
+ * saved; the import reads a field left out as "keep the stored one", so a save says '' and null.
+ */
+export function settingsToSave<T extends { description?: string; image?: string | null }>(draft: T): T {
+  return { ...draft, description: draft.description ?? '', image: draft.image ?? null };
+}
+
+/** An optional text as the export holds it: left out when empty. */
+export const textOrLeftOut = (text: string): string | undefined => (text === '' ? undefined : text);
 
 /** Comma-separated text (categories, subcommunities) as a list, and back. */
 export function listFromText(text: string): string[] {

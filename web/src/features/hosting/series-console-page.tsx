@@ -9,10 +9,10 @@ import { ProblemsProvider, TextField } from './fields';
 import { GameStateLine } from './game-state-line';
 import { type HostSeason, useHostGames, useSeason } from './host-api';
 import { hostCommunityPath, hostGamePath, newGamePath } from './host-paths';
-import { plural } from './host-text';
+import { conflictLines, plural } from './host-text';
 import { ImageField } from './image-field';
 import { SaveBar, useSeasonSave } from './save-bar';
-import { seriesIndex, seriesPathOf, withSeries } from './season-edit';
+import { seriesIndex, seriesPathOf, settingsToSave, textOrLeftOut, withSeries } from './season-edit';
 import { useDraft } from './use-draft';
 import { useLeaveGuard } from './use-leave-guard';
 
@@ -26,12 +26,12 @@ function SeriesSettings({
   si: number;
 }) {
   const at = seriesPathOf(si);
-  const [draft, setDraft, dirty] = useDraft(season.series[si]!);
+  const [draft, setDraft, dirty, conflicts] = useDraft(season.series[si]!);
   useLeaveGuard(dirty, 'Leave the series settings? Your changes are not saved.');
   const save = useSeasonSave(seriesFields(at));
   const set = (patch: Partial<SeasonSeries>) => setDraft((s) => ({ ...s, ...patch }));
   return (
-    <ProblemsProvider value={save.placed.byField}>
+    <ProblemsProvider value={save.placed.byField} saved={season}>
       <form className="card form host-form" aria-labelledby="series-settings-heading" noValidate>
         <h2 id="series-settings-heading">Series settings</h2>
         <TextField path={`${at}.name`} label="Name" value={draft.name} onChange={(name) => set({ name })} />
@@ -47,14 +47,14 @@ function SeriesSettings({
           label="Description"
           multiline
           value={draft.description ?? ''}
-          onChange={(description) => set({ description })}
+          onChange={(description) => set({ description: textOrLeftOut(description) })}
         />
         <ImageField
           path={`${at}.image`}
           label="Series image"
           kind="games"
           value={draft.image ?? undefined}
-          onChange={(image) => set({ image: image ?? null })}
+          onChange={(image) => set({ image })}
         />
         <SaveBar
           save={save}
@@ -62,10 +62,13 @@ function SeriesSettings({
           base={{ doc: season, version }}
           build={(doc) => {
             const i = seriesIndex(doc, draft.endpoint);
-            return i < 0 ? null : withSeries(doc, i, { ...draft, games: doc.series[i]!.games });
+            return i < 0
+              ? null
+              : withSeries(doc, i, { ...settingsToSave(draft), games: doc.series[i]!.games });
           }}
           part={(doc) => ({ ...doc.series[seriesIndex(doc, draft.endpoint)], games: undefined })}
           saveLabel="Save series"
+          conflicts={conflictLines(conflicts, draft)}
         />
       </form>
     </ProblemsProvider>

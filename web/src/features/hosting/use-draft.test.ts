@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rebaseDraft, sameValue } from './use-draft';
+import { mergeDraft, rebaseDraft, sameValue } from './use-draft';
 
 // A screen's draft when the document changes under it (a save elsewhere, a refused stale save):
 // the host's own edits stay, and what they did not touch follows the newer document.
@@ -36,6 +36,86 @@ describe('rebaseDraft', () => {
   it('keeps an edited list or text whole', () => {
     expect(rebaseDraft(['a'], ['a', 'b'], ['c'])).toEqual(['a', 'b']);
     expect(rebaseDraft('old', 'mine', 'theirs')).toBe('mine');
+  });
+});
+
+describe('mergeDraft: a game edited in two tabs', () => {
+  const q = (text: string, choices = ['A', 'B']) => ({
+    kind: 'vote',
+    text,
+    secs_to_answer: 20,
+    choices: choices.map((c) => ({ text: c })),
+  });
+  const base = {
+    key: 'week-1',
+    name: 'Week 1',
+    schedule: { open: 'o', standby: 's' },
+    questions: [q('One'), q('Two')],
+  };
+
+  it("keeps the other tab's edit of one question with this tab's edit of another", () => {
+    // Tab A saved question 1's text; tab B, refused, had edited question 2's.
+    const theirs = { ...base, questions: [q('One, edited in A'), q('Two')] };
+    const mine = { ...base, questions: [q('One'), q('Two, edited in B')] };
+    expect(mergeDraft(base, mine, theirs)).toEqual({
+      draft: { ...base, questions: [q('One, edited in A'), q('Two, edited in B')] },
+      conflicts: [],
+    });
+  });
+
+  it('merges within a question and its choices, and nested objects field by field', () => {
+    const theirs = {
+      ...base,
+      schedule: { open: 'o2', standby: 's' },
+      questions: [q('One', ['A2', 'B']), q('Two')],
+    };
+    const mine = {
+      ...base,
+      schedule: { open: 'o', standby: 's3' },
+      questions: [{ ...q('One', ['A', 'B3']), secs_to_answer: 30 }, q('Two')],
+    };
+    expect(mergeDraft(base, mine, theirs)).toEqual({
+      draft: {
+        ...base,
+        schedule: { open: 'o2', standby: 's3' },
+        questions: [{ ...q('One', ['A2', 'B3']), secs_to_answer: 30 }, q('Two')],
+      },
+      conflicts: [],
+    });
+  });
+
+  it("keeps this tab's value where both changed it, and names the place with theirs", () => {
+    const theirs = { ...base, name: 'Week one', questions: [q('Theirs'), q('Two')] };
+    const mine = { ...base, questions: [q('Mine'), q('Two, mine')] };
+    const { draft, conflicts } = mergeDraft(base, mine, theirs);
+    expect(draft).toEqual({ ...base, name: 'Week one', questions: [q('Mine'), q('Two, mine')] });
+    expect(conflicts).toEqual([{ path: 'questions.0.text', theirs: 'Theirs' }]);
+    // The same change on both sides is no conflict.
+    expect(mergeDraft(base, mine, { ...theirs, questions: mine.questions }).conflicts).toEqual([]);
+  });
+
+  it('keeps a list whose length both changed whole, and says so', () => {
+    const theirs = { ...base, questions: [q('One, theirs'), q('Two')] };
+    const mine = { ...base, questions: [q('One'), q('Two'), q('Three')] };
+    const { draft, conflicts } = mergeDraft(base, mine, theirs);
+    expect(draft).toEqual(mine);
+    expect(conflicts).toEqual([{ path: 'questions', theirs: theirs.questions }]);
+    // Only one side changed the length: no conflict, that side's list.
+    expect(mergeDraft(base, mine, { ...base, name: 'New' })).toEqual({
+      draft: { ...mine, name: 'New' },
+      conflicts: [],
+    });
+  });
+
+  it('a field one side removed and the other changed: the host’s removal stays, said', () => {
+    const withImage = { ...base, image: 'a.png' };
+    const { image: _gone, ...mine } = withImage;
+    const { draft, conflicts } = mergeDraft(withImage, mine as typeof withImage, {
+      ...withImage,
+      image: 'b.png',
+    });
+    expect('image' in draft).toBe(false);
+    expect(conflicts).toEqual([{ path: 'image', theirs: 'b.png' }]);
   });
 });
 
