@@ -53,11 +53,14 @@ const categorySchema = line(40, 'A category');
 const number = z.number().min(-1e9, 'At least -1000000000').max(1e9, 'At most 1000000000');
 
 export const SECS_TO_ANSWER_DEFAULT = 20;
+/** Seconds to answer a question of a live game (hosting spec §4). */
+export const SECS_TO_ANSWER_MIN = 5;
+export const SECS_TO_ANSWER_MAX = 120;
 const secsToAnswer = z
   .number()
   .int('Whole seconds')
-  .min(5, 'At least 5 seconds')
-  .max(120, 'At most 120 seconds')
+  .min(SECS_TO_ANSWER_MIN, `At least ${SECS_TO_ANSWER_MIN} seconds`)
+  .max(SECS_TO_ANSWER_MAX, `At most ${SECS_TO_ANSWER_MAX} seconds`)
   .default(SECS_TO_ANSWER_DEFAULT)
   .describe('Seconds to answer in a live game (5-120, default 20)');
 

@@ -1,5 +1,4 @@
-import type { SeasonProblem } from '@hunch/contract';
-import { SECS_MAX, SECS_MIN } from './season-edit';
+import { SECS_TO_ANSWER_MAX, SECS_TO_ANSWER_MIN, type SeasonProblem } from '@hunch/contract';
 import { valueAt } from './use-draft';
 
 /**
@@ -10,7 +9,7 @@ import { valueAt } from './use-draft';
  */
 const ASKED: [RegExp, string][] = [
   [/\.schedule\.(open|standby|complete)$/, 'Enter a time.'],
-  [/\.secs_to_answer$/, `Enter the seconds to answer (${SECS_MIN} to ${SECS_MAX}).`],
+  [/\.secs_to_answer$/, `Enter the seconds to answer (${SECS_TO_ANSWER_MIN} to ${SECS_TO_ANSWER_MAX}).`],
   [/\.slider\.min$/, 'Enter the lowest value of the slider.'],
   [/\.slider\.max$/, 'Enter the highest value of the slider.'],
   [/\.slider\.step$/, 'Enter the step between the slider’s values (above 0).'],

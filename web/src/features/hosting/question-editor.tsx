@@ -1,4 +1,9 @@
-import type { SeasonGame, SeasonQuestion } from '@hunch/contract';
+import {
+  SECS_TO_ANSWER_MAX,
+  SECS_TO_ANSWER_MIN,
+  type SeasonGame,
+  type SeasonQuestion,
+} from '@hunch/contract';
 import { useRef } from 'react';
 import { errorIdOf, fieldId } from './error-paths';
 import { FieldProblems, NumberField, SelectField, TextField, useFieldProblems } from './fields';
@@ -12,8 +17,6 @@ import {
   followLinkedVote,
   guessesLinkedTo,
   linkableVotes,
-  SECS_MAX,
-  SECS_MIN,
   withKind,
 } from './season-edit';
 
@@ -339,10 +342,10 @@ export function QuestionEditor({
           <NumberField
             path={`${at}.secs_to_answer`}
             label="Seconds to answer"
-            hint={`In the live game: ${SECS_MIN} to ${SECS_MAX} seconds.`}
+            hint={`In the live game: ${SECS_TO_ANSWER_MIN} to ${SECS_TO_ANSWER_MAX} seconds.`}
             value={q.secs_to_answer}
-            min={SECS_MIN}
-            max={SECS_MAX}
+            min={SECS_TO_ANSWER_MIN}
+            max={SECS_TO_ANSWER_MAX}
             step={1}
             onChange={(secs_to_answer) => onChange({ ...q, secs_to_answer })}
           />

@@ -21,9 +21,6 @@ export interface EditChoice {
 export const CHOICES_MIN = 2;
 export const CHOICES_MAX = 12;
 export const QUESTIONS_MAX = 50;
-/** Seconds to answer a question of a live game (hosting spec §4). */
-export const SECS_MIN = 5;
-export const SECS_MAX = 120;
 
 const DAY = 24 * 60 * 60 * 1000;
 const WEEK = 7 * DAY;
