@@ -352,10 +352,12 @@ describe('hosting journey', () => {
             .click();
           await page.waitForURL((url) => url.pathname.endsWith('/results/breakdown'));
           await main.getByText(`You scored ${total} points: rank ${rank} of 2.`, { exact: true }).waitFor();
+          // A miss that still scored (a guess's share, a near prediction) is partly right.
+          const missed = (i: number) => (points[i]! > 0 ? '◐' : '✗');
           const verdicts = [
             '★ With the crowd',
-            guess === CHOICES[0] ? '✓ Right' : '✗ Wrong',
-            `✗ Off by ${Math.abs(50 - left - OUTCOME)} runners`,
+            guess === CHOICES[0] ? '✓ Right' : `${missed(1)} ${points[1]! > 0 ? 'Partly right' : 'Wrong'}`,
+            `${missed(2)} Off by ${Math.abs(50 - left - OUTCOME)} runners`,
           ];
           const yours = [vote, guess, `${50 - left} runners`];
           await expectBreakdownCards(
