@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mergeDraft, rebaseDraft, sameValue } from './use-draft';
+import { mergeDraft, sameValue } from './use-draft';
+
+const rebaseDraft = <T>(base: T, draft: T, source: T): T => mergeDraft(base, draft, source).draft;
 
 // A screen's draft when the document changes under it (a save elsewhere, a refused stale save):
 // the host's own edits stay, and what they did not touch follows the newer document.

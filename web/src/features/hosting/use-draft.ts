@@ -50,11 +50,6 @@ export function mergeDraft<T>(base: T, draft: T, source: T): { draft: T; conflic
   return { draft: merge(base, draft, source, []) as T, conflicts };
 }
 
-/** mergeDraft's draft alone. */
-export function rebaseDraft<T>(base: T, draft: T, source: T): T {
-  return mergeDraft(base, draft, source).draft;
-}
-
 /** The value at a dotted path (`questions.0.text`), or undefined. */
 export function valueAt(value: unknown, path: string): unknown {
   if (path === '') return value;
