@@ -9,6 +9,7 @@ export const queryKeys = {
   community: (endpoint: string) => ['community', endpoint] as const,
   communityRankAll: ['community_rank'] as const,
   communityRank: (community: string, username: string) => ['community_rank', community, username] as const,
+  gameHistory: (username: string) => ['game_history', username.toLowerCase()] as const,
   playGames: ['play_games'] as const,
   seriesAll: ['series'] as const,
   series: (community: string, series: string) => ['series', community, series] as const,

@@ -1,6 +1,7 @@
 import { type GameHistory, type HistoryGame, httpRoutes } from '@hunch/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { callApi } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 
 /**
  * A player's completed games, newest first, a page at a time ('Show older games'). The profile's
@@ -8,7 +9,7 @@ import { callApi } from '../../api/client';
  */
 export function useGameHistory(username: string) {
   return useInfiniteQuery({
-    queryKey: ['game_history', username.toLowerCase()] as const,
+    queryKey: queryKeys.gameHistory(username),
     queryFn: ({ pageParam }): Promise<GameHistory> =>
       callApi(httpRoutes.gameHistory, { query: { u: username, p: pageParam } }),
     initialPageParam: 1,
