@@ -1,6 +1,6 @@
 import type { LiveQuestionEvent, QuestionResultEvent } from '@hunch/contract';
 import { describe, expect, it } from 'vitest';
-import { answerOf, resultAnnouncement, standingText } from './live-result';
+import { answerOf, liveVerdict, resultAnnouncement, standingText } from './live-result';
 
 const colours: LiveQuestionEvent = {
   i: 1,
@@ -79,5 +79,20 @@ describe('live feedback: what a result says', () => {
     expect(resultAnnouncement(colours, voided)).toBe(
       'Question 2 result. The host voided this question: it scores 0 points for everyone. You got 0 points. Your score: 1,250, rank 2 of 1,204.',
     );
+  });
+
+  it('calls a guess that missed but scored partly right, and only a guess that scored nothing wrong', () => {
+    const mine = (choice_i: number) => ({ question_i: 1, choice_i, number_answer: null });
+    // Counts 2, 1, 2: Green is not a top answer but earns round(100 × 1/2) = 50 points.
+    const split = { ...base, split: { of: 'votes' as const, counts: [2, 1, 2] } };
+    expect(liveVerdict(null, mine(1))).toBe('locked');
+    expect(liveVerdict(split, mine(0))).toBe('right');
+    expect(liveVerdict({ ...split, you: { ...base.you!, points: 50 } }, mine(1))).toBe('partly');
+    expect(liveVerdict({ ...split, you: { ...base.you!, points: 0 } }, mine(1))).toBe('wrong');
+    // No verdict where the answer is not judged now.
+    expect(liveVerdict({ ...split, later: true }, mine(1))).toBe('none');
+    expect(liveVerdict({ ...split, voided: true }, mine(1))).toBe('none');
+    expect(liveVerdict({ ...split, type: 'vote' }, mine(1))).toBe('none');
+    expect(liveVerdict(split, undefined)).toBe('none');
   });
 });

@@ -38,6 +38,22 @@ export function answerOf(
 
 const pointsText = (points: number) => `${count.format(points)} ${points === 1 ? 'point' : 'points'}`;
 
+/**
+ * The verdict beside the player's own answer once a question closed: before its result the answer
+ * is locked in; after it, a guess is right when it is a top choice; a miss that still scored (a
+ * share of the top answer's points) is partly right, as on the breakdown, never "not the top answer"
+ * beside its points. Votes, predicts, voided questions and answers shown later get no verdict here.
+ */
+export function liveVerdict(
+  result: QuestionResultEvent | null,
+  stored: LiveAnswer | undefined,
+): 'locked' | 'right' | 'partly' | 'wrong' | 'none' {
+  if (!result) return 'locked';
+  if (result.type !== 'guess' || result.later || result.voided || stored?.choice_i == null) return 'none';
+  if (result.top_choices.includes(stored.choice_i)) return 'right';
+  return (result.you?.points ?? 0) > 0 ? 'partly' : 'wrong';
+}
+
 /** Score and rank of N, as read out. */
 export function standingText(r: QuestionResultEvent, final: boolean): string {
   if (!r.you) return '';

@@ -16,7 +16,7 @@ import { resultsPath } from '../../shared/paths';
 import { formatWhen } from '../../shared/time-text';
 import { useNow } from '../../shared/use-now';
 import { answerText } from './live-question';
-import { QuestionResult, Standing, useScoreComesLater } from './live-result';
+import { liveVerdict, QuestionResult, Standing, useScoreComesLater } from './live-result';
 
 /** How often the game is fetched anew while its results are pending, in case a push is missed. */
 const RESULTS_POLL_MS = 3_000;
@@ -164,14 +164,7 @@ export function BetweenScreen({
 }) {
   const wasLast = last !== null && last.i >= total - 1;
   const heading = useFocusOnArrival();
-  // Before the result: locked in. After: right or wrong for a guess, by the player's own answer.
-  const verdict = !result
-    ? 'locked'
-    : result.type === 'guess' && !result.later && !result.voided && stored?.choice_i != null
-      ? result.top_choices.includes(stored.choice_i)
-        ? 'right'
-        : 'wrong'
-      : 'none';
+  const verdict = liveVerdict(result, stored);
   return (
     <div className="live-screen live-between">
       <p className="live-kicker">{last ? `Question ${last.i + 1} of ${total}` : 'Live game'}</p>
@@ -197,12 +190,13 @@ export function BetweenScreen({
               {/* ✓ for the lock-in, then for a right guess only: never beside a wrong answer. */}
               {verdict !== 'none' ? (
                 <span className="live-status-icon" aria-hidden="true">
-                  {verdict === 'wrong' ? '✗' : '✓'}
+                  {verdict === 'wrong' ? '✗' : verdict === 'partly' ? '◐' : '✓'}
                 </span>
               ) : null}
               <span>
                 {result ? 'Your answer' : 'Answer locked in'}: <strong>{answerText(last, stored)}</strong>
                 {verdict === 'right' && ' · Right!'}
+                {verdict === 'partly' && ' · Partly right'}
                 {verdict === 'wrong' && ' · Not the top answer'}
               </span>
             </>
