@@ -97,14 +97,18 @@ export function GameSettings({
         hint="Players meet in a lobby and answer each question together, against the clock."
         checked={game.synchronous}
         disabled={locked}
-        onChange={(synchronous) => onChange({ synchronous })}
+        // The speed bonus only counts in a live game: it goes off with it, so no game keeps a setting
+        // that does nothing.
+        onChange={(synchronous) =>
+          onChange(synchronous ? { synchronous } : { synchronous, speed_bonus: false })
+        }
       />
       <CheckField
         path={`${at}.speed_bonus`}
         label="Speed bonus"
-        hint="Live games: a quicker answer keeps more of its points (up to a tenth)."
+        hint="Live games only: a quicker answer keeps more of its points (up to a tenth)."
         checked={game.speed_bonus}
-        disabled={locked}
+        disabled={locked || !game.synchronous}
         onChange={(speed_bonus) => onChange({ speed_bonus })}
       />
       <ListField

@@ -57,7 +57,9 @@ function OutcomeRow({
     if (value.trim() === '') return;
     const outcome = Number(value);
     // A correction re-scores every player at once: asked first, as a void is (when there are any).
+    // Before the game is scored, a changed outcome re-scores nobody: nothing to ask.
     const asked =
+      !scored ||
       missing ||
       outcome === q.outcome ||
       players === 0 ||
