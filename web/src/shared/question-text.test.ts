@@ -10,6 +10,18 @@ describe('question texts', () => {
     expect(numberText(0.1 + 0.2, 'cups')).toBe('0.3 cups');
   });
 
+  it('names one of a plural unit in the singular, and leaves symbols and phrases alone', () => {
+    expect(numberText(1, 'cups')).toBe('1 cup');
+    expect(numberText(-1, 'weeks')).toBe('-1 week');
+    expect(numberText(1, 'inches')).toBe('1 inch');
+    expect(numberText(1, 'feet')).toBe('1 foot');
+    expect(numberText(2, 'cups')).toBe('2 cups');
+    expect(numberText(0, 'cups')).toBe('0 cups');
+    expect(numberText(1.5, 'cups')).toBe('1.5 cups');
+    for (const unit of ['°C', 'km', '%', 'min', 'series', 'degrees Celsius'])
+      expect(numberText(1, unit)).toBe(`1 ${unit}`);
+  });
+
   it('starts a slider at the middle step of its range', () => {
     expect(middleOf(0, 100, 5)).toBe(50);
     expect(middleOf(0, 100, 30)).toBe(60);

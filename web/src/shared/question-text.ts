@@ -1,4 +1,5 @@
 import type { QuestionKind } from '@hunch/contract';
+import pluralize from 'pluralize';
 import { groupDigits } from './number-text';
 
 /** What each kind of question asks the player to do, above the question (flow and live game). */
@@ -8,9 +9,14 @@ export const QUESTION_KIND_TEXT: Record<QuestionKind, string> = {
   predict: 'Predict the number',
 };
 
-/** A number answer as the player reads it: grouped digits and the slider's unit ('1,250 km'). */
+/**
+ * A number answer as the player reads it: grouped digits and the slider's unit ('1,250 km'). Hosts
+ * write units in the plural ('cups'); one of them reads '1 cup' (pluralize knows 'inches', 'feet',
+ * and leaves '°C' or 'km' alone).
+ */
 export function numberText(n: number, unit: string | null | undefined): string {
-  return `${groupDigits(n)}${unit ? ` ${unit}` : ''}`;
+  if (!unit) return groupDigits(n);
+  return `${groupDigits(n)} ${Math.abs(n) === 1 ? pluralize.singular(unit) : unit}`;
 }
 
 /** A question the host voided (hosting spec §3), as the live result and the breakdown say it. */
