@@ -148,7 +148,16 @@ describe('host console: drafts, links and pickers', () => {
       await open.getAttribute('id'),
     );
     await open.fill('');
-    await main().getByRole('checkbox', { name: 'Live game' }).check();
+    // The speed bonus counts in live games only: it waits for one, and goes off with it.
+    const live = main().getByRole('checkbox', { name: 'Live game' });
+    const bonus = main().getByRole('checkbox', { name: 'Speed bonus' });
+    expect(await bonus.isDisabled()).toBe(true);
+    await live.check();
+    await bonus.check();
+    await live.uncheck();
+    expect([await bonus.isChecked(), await bonus.isDisabled()]).toEqual([false, true]);
+    await live.check();
+    expect([await bonus.isChecked(), await bonus.isDisabled()]).toEqual([false, false]);
     const secs = questionOf(1).getByLabel('Seconds to answer', { exact: true });
     await secs.fill('');
     await main().getByRole('button', { name: 'Check', exact: true }).click();
