@@ -68,9 +68,13 @@ export const auditPageSchema = z.object({
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
-/** PUT /api/host/outcome: a predict's outcome, or a question voided (`void: false` restores it). */
+/**
+ * PUT /api/host/outcome: a predict's outcome, or a question voided (`void: false` restores it).
+ * `was`: the outcome the host saw (null: none yet); when another tab or host has changed it since,
+ * the correction is refused (409) rather than silently replacing a value the host never saw.
+ */
 export const hostOutcomeSchema = z.union([
-  z.strictObject({ outcome: z.number() }),
+  z.strictObject({ outcome: z.number(), was: z.number().nullable().optional() }),
   z.strictObject({ void: z.boolean() }),
 ]);
 export type HostOutcome = z.infer<typeof hostOutcomeSchema>;

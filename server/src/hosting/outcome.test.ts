@@ -179,7 +179,8 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
   });
 
   it('re-scores a correction at once: scores, ranks, percentiles, community ranks and statistics', async () => {
-    const res = await outcome(g.host, { outcome: 80 });
+    // `was`: the outcome the host saw, as the console sends it.
+    const res = await outcome(g.host, { outcome: 80, was: 60 });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().state).toBe('complete');
     expect(await board()).toEqual([
@@ -191,6 +192,23 @@ describe.each(dbKinds)('entering, correcting and voiding outcomes (%s)', (kind) 
     expect(JSON.stringify(stats)).toContain('"correct_numbers":[80]');
     const rank = await g.players[1]!.client.get(`/api/community_rank/${g.doc.community.endpoint}`);
     expect(rank.json()).toMatchObject({ s: 150, r: 1 });
+  });
+
+  it('refuses a correction of an outcome that changed meanwhile (409), and leaves it as it is', async () => {
+    // The host's other tab still shows 60; the outcome is 80 since the correction above.
+    const stale = await outcome(g.host, { outcome: 70, was: 60 });
+    expect([stale.statusCode, stale.body]).toEqual([
+      409,
+      'The outcome of question 3 was changed meanwhile (it is now 80): check it, then enter yours again',
+    ]);
+    expect((await outcome(g.host, { outcome: 70, was: 'sixty' })).statusCode).toBe(400);
+    // The value already there, sent again (a double click) from the same view: nothing to refuse.
+    expect((await outcome(g.host, { outcome: 80, was: 60 })).statusCode).toBe(200);
+    expect(await board()).toEqual([
+      [149, 2, 50],
+      [150, 1, 100],
+      [116, 3, 0],
+    ]);
   });
 
   it('scores a voided question 0 for everyone, and records every change in the audit log', async () => {

@@ -111,6 +111,12 @@ export async function applyOutcome(
     const after =
       'outcome' in change ? { ...before, outcome: change.outcome } : { ...before, voided: change.void };
     if (after.outcome === before.outcome && after.voided === before.voided) return false;
+    // The host corrected a value that is no longer there: refused, not written over unseen.
+    if ('outcome' in change && change.was !== undefined && change.was !== before.outcome)
+      throw new HttpError(
+        409,
+        `The outcome of question ${i + 1} was changed meanwhile (it is now ${before.outcome ?? 'not entered'}): check it, then enter yours again`,
+      );
     await tx.query('UPDATE questions SET outcome = $3, voided = $4 WHERE game_id = $1 AND i = $2', [
       uuid,
       i,

@@ -45,6 +45,8 @@ function OutcomeRow({
   const send = useMutation({
     mutationFn: (body: HostOutcome) => putOutcome(uuid, q.i, body),
     onSuccess: () => refresh(),
+    // A refusal may mean the outcome changed elsewhere (409): show the one there is now.
+    onError: () => refresh(),
   });
   const n = q.i + 1;
   const inputId = `outcome-${q.i}`;
@@ -66,7 +68,7 @@ function OutcomeRow({
       window.confirm(
         `Change the outcome of question ${n} from ${numberText(q.outcome as number, q.slider?.unit)} to ${numberText(outcome, q.slider?.unit)}? ${plural(players, 'player')} will be scored again.`,
       );
-    if (asked) sendOnce(() => send.mutateAsync({ outcome }));
+    if (asked) sendOnce(() => send.mutateAsync({ outcome, was: missing ? null : (q.outcome as number) }));
   };
   return (
     <li className="host-outcome">
