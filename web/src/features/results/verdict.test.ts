@@ -93,7 +93,8 @@ describe('breakdown verdict: judged by the player’s own answer', () => {
       }),
     ).toBe('Red or Blue');
     expect(formatPercent(45.25)).toBe('45.3%');
-    expect(formatPercent(100)).toBe('100%');
+    expect(formatPercent(100)).toBe('100.0%');
+    expect(formatPercent(21)).toBe('21.0%');
     expect(formatCount(1204)).toBe('1,204');
     expect([formatPoints(1), formatPoints(81)]).toEqual(['1 point', '81 points']);
   });
