@@ -139,6 +139,10 @@ describe('live game: two players', () => {
       const panel = panelOf(page);
       await panel.getByRole('heading', { name: /in the lobby!$/ }).waitFor();
       await panel.getByText('Game starts in').waitFor();
+      // Joining is entering: said before anyone walks away from the lobby.
+      await panel
+        .getByText('You’re in this game’s rankings from now on: a question you don’t answer scores 0.')
+        .waitFor();
       const count = panel.locator('.live-players strong');
       await expect
         .poll(async () => Number(((await count.textContent()) ?? '0').replace(/,/g, '')), WAIT)

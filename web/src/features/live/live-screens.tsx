@@ -99,6 +99,13 @@ export function LobbyScreen({
       </div>
       <PlayerCount players={players} inLobby />
       <p className="note">Keep this page open: the first question appears here when the game starts.</p>
+      {/* Joining is entering (the server keeps the entry): said, so that nobody is surprised to find
+          themselves ranked on 0 after walking away from the lobby. */}
+      {joined && (
+        <p className="note">
+          You’re in this game’s rankings from now on: a question you don’t answer scores 0.
+        </p>
+      )}
     </div>
   );
 }
