@@ -194,7 +194,7 @@ export function BetweenScreen({
         >
           {stored ? (
             <>
-              {/* ✓ for the lock-in, then for a right guess only: never beside a wrong answer. */}
+              {/* ✓ for the lock-in, then for a right guess; ◐ for a miss that scored; ✗ for none. */}
               {verdict !== 'none' ? (
                 <span className="live-status-icon" aria-hidden="true">
                   {verdict === 'wrong' ? '✗' : verdict === 'partly' ? '◐' : '✓'}
