@@ -261,9 +261,24 @@ describe('countdownText', () => {
 });
 
 describe('order within a list', () => {
-  const game = (open: string, standby: string, complete: string) => ({ open, standby, complete });
+  const game = (open: string, standby: string, complete: string, name = 'Weekly', uuid = 'a') => ({
+    schedule: { open, standby, complete },
+    name,
+    uuid,
+  });
   const early = game('2030-01-01T10:00:00Z', '2030-01-01T11:00:00Z', '2030-01-01T12:00:00Z');
   const late = game('2030-01-02T10:00:00Z', '2030-01-02T11:00:00Z', '2030-01-02T12:00:00Z');
+
+  it('puts games at the same time by name, then by key, whatever order they came in', () => {
+    const times = ['2030-01-01T10:00:00Z', '2030-01-01T11:00:00Z', '2030-01-01T12:00:00Z'] as const;
+    const b = game(...times, 'Movie Buffs Weekly', 'b');
+    const a2 = game(...times, 'Daily Hunch #43', 'c');
+    const a1 = game(...times, 'Daily Hunch #43', 'a');
+    for (const status of ['upcoming', 'ongoing', 'recent', 'past'] as const) {
+      expect([b, a2, a1].sort((x, y) => compareInList(status, x, y))).toEqual([a1, a2, b]);
+      expect([a1, b, a2].sort((x, y) => compareInList(status, x, y))).toEqual([a1, a2, b]);
+    }
+  });
 
   it('puts upcoming and ongoing games soonest first, finished ones latest first', () => {
     const sorted = (status: Parameters<typeof compareInList>[0]) =>

@@ -69,11 +69,28 @@ export function gameStatusAt(schedule: ScheduleInput, now: Date, progress: Scori
   }
 }
 
+/** What a list needs of a game to place it. */
+export interface ListedGame {
+  schedule: ScheduleInput;
+  name: string;
+  uuid: string;
+}
+
 /**
  * How a list of games of one status is ordered, whichever the player cares about in it: ongoing by
- * start, upcoming soonest to open first, recent and past latest to complete first.
+ * start, upcoming soonest to open first, recent and past latest to complete first. Games at the
+ * same time go by name, then key: the server lists them in no set order, and the cards swapped
+ * places between visits.
  */
-export function compareInList(status: GameStatus, a: ScheduleInput, b: ScheduleInput): number {
+export function compareInList(status: GameStatus, a: ListedGame, b: ListedGame): number {
+  return (
+    byTime(status, a.schedule, b.schedule) ||
+    a.name.localeCompare(b.name) ||
+    (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0)
+  );
+}
+
+function byTime(status: GameStatus, a: ScheduleInput, b: ScheduleInput): number {
   switch (status) {
     case 'ongoing':
       return toMs(a.standby) - toMs(b.standby);

@@ -21,9 +21,7 @@ export function GameLists({ games, lists = COMMUNITY_LISTS }: { games: Game[]; l
   return (
     <div className="game-lists">
       {lists.map(({ status, title, empty, hideWhenEmpty }) => {
-        const list = games
-          .filter((g) => g.status === status)
-          .sort((a, b) => compareInList(status, a.schedule, b.schedule));
+        const list = games.filter((g) => g.status === status).sort((a, b) => compareInList(status, a, b));
         if (hideWhenEmpty && list.length === 0) return null;
         return (
           <section key={status} className="game-list" aria-labelledby={`games-${status}`}>

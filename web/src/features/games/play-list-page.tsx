@@ -51,9 +51,7 @@ export function PlayListPage({ status }: { status: keyof typeof LISTS }) {
       </p>
     );
   } else {
-    const list = games.data
-      .filter((g) => g.status === status)
-      .sort((a, b) => compareInList(status, a.schedule, b.schedule));
+    const list = games.data.filter((g) => g.status === status).sort((a, b) => compareInList(status, a, b));
     body =
       list.length === 0 ? (
         <div className="card empty-card">
