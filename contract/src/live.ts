@@ -132,6 +132,11 @@ export interface GameServerToClient {
 
 export interface GameClientToServer {
   lobby: (ack: (joined: boolean) => void) => void;
+  /**
+   * Out of the lobby again before the game starts: the player's entry goes (true: not in it now;
+   * false once the game has started, when an entry stays).
+   */
+  leave_lobby: (ack: (left: boolean) => void) => void;
   answer: (answer: LiveAnswer, ack: (result: LiveAnswerAck) => void) => void;
 }
 
@@ -162,6 +167,7 @@ export const dataClientEvents = {
 
 export const gameClientEvents = {
   lobby: { args: [], ack: z.boolean() },
+  leave_lobby: { args: [], ack: z.boolean() },
   answer: { args: [liveAnswerSchema], ack: liveAnswerAckSchema },
 } as const satisfies Record<keyof GameClientToServer, ClientEventDef>;
 

@@ -130,7 +130,23 @@ describe('live game: two players', () => {
     game = await openLiveGame(a.session.page);
   });
 
-  screen('live: lobby, both join and see each other counted', async () => {
+  /** C changes their mind in the lobby: out again before the start, the entry gone. */
+  const joinThenLeave = async () => {
+    const page = late.page;
+    await page.goto(game.path);
+    await page.getByRole('button', { name: 'Join Lobby', exact: true }).click();
+    await page.waitForURL((url) => url.hash === '#lobby');
+    const panel = panelOf(page);
+    await panel.getByRole('heading', { name: /in the lobby!$/ }).waitFor();
+    await panel.getByRole('button', { name: 'Leave the lobby', exact: true }).click();
+    await page.waitForURL((url) => url.hash === '');
+    await page.getByRole('button', { name: 'Join Lobby', exact: true }).waitFor();
+    const uuid = game.path.split('/').at(-1);
+    expect((await page.request.get(`/api/participation/${uuid}`)).status()).toBe(404);
+  };
+
+  screen('live: lobby, both join and see each other counted; C joins and leaves again', async () => {
+    const leaving = joinThenLeave();
     await both(async ({ session: { page } }) => {
       await page.goto(game.path);
       const join = page.getByRole('button', { name: 'Join Lobby', exact: true });
@@ -139,15 +155,18 @@ describe('live game: two players', () => {
       const panel = panelOf(page);
       await panel.getByRole('heading', { name: /in the lobby!$/ }).waitFor();
       await panel.getByText('Game starts in').waitFor();
-      // Joining is entering: said before anyone walks away from the lobby.
+      // Joining is entering: said, with the way out, before anyone walks away from the lobby.
       await panel
-        .getByText('You’re in this game’s rankings from now on: a question you don’t answer scores 0.')
+        .getByText(
+          'You’re in this game’s rankings from now on: a question you don’t answer scores 0. Changed your mind? Leave before it starts.',
+        )
         .waitFor();
       const count = panel.locator('.live-players strong');
       await expect
         .poll(async () => Number(((await count.textContent()) ?? '0').replace(/,/g, '')), WAIT)
         .toBeGreaterThanOrEqual(2);
     });
+    await leaving;
     expect(a.liveSockets.length, 'A opened one live connection').toBe(1);
   });
 
@@ -174,7 +193,7 @@ describe('live game: two players', () => {
     await shots.shot(a.session.page, 'live-countdown-390x844');
   });
 
-  /** C, never in the lobby, joins question 2 in progress from the game page. */
+  /** C, out of the lobby before the start, joins question 2 in progress from the game page. */
   const joinLate = async () => {
     const page = late.page;
     await page.goto(game.path);

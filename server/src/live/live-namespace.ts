@@ -10,7 +10,7 @@ import { socketEnding } from './ending-sockets';
 import { type HandshakeSession, type LiveNamespace, type LiveSocket, liveAdmission } from './live-admission';
 import { type OutgoingEvent, SlicedBroadcaster } from './live-broadcast';
 import { questionEvent } from './live-events';
-import { countPlayers, enterLiveGame } from './live-queries';
+import { countPlayers, enterLiveGame, leaveLiveGame } from './live-queries';
 import { notInTime } from './live-refusals';
 import { type LiveGameInfo, LiveScheduleCache } from './live-schedule';
 import { PlayerSockets } from './player-sockets';
@@ -145,6 +145,29 @@ export function registerLiveNamespace(
     }
   }
 
+  /**
+   * A player in the lobby changes their mind before the game starts: their entry goes (no question
+   * has been asked, so nothing of theirs is scored), for each of their sockets in this game here.
+   * Once the game has started the entry stays, as it would for anyone who stops answering.
+   */
+  async function onLeaveLobby(this: LiveSocket, ack: unknown) {
+    if (typeof ack !== 'function') return;
+    try {
+      if (this.data.joining) await this.data.joining;
+      const { gameId, participationId, userId } = this.data;
+      if (participationId === null) return ack(true);
+      const info = await schedules.get(gameId);
+      if (!info || livePhaseAt(info.schedule, ctx.now().getTime()).kind !== 'lobby') return ack(false);
+      await leaveLiveGame(ctx.db, participationId);
+      for (const socket of players.of(userId))
+        if (socket.data.gameId === gameId) socket.data.participationId = null;
+      ack(true);
+      announceCount(this.nsp as LiveNamespace, gameId);
+    } catch {
+      ack(false);
+    }
+  }
+
   async function onAnswer(socket: LiveSocket, payload: unknown, ack: unknown) {
     if (typeof ack !== 'function') return;
     if (socket.data.answering >= LIVE_ANSWERS_WAITING_MAX) {
@@ -199,6 +222,7 @@ export function registerLiveNamespace(
     // A failed resume leaves the player connected: the next event or reconnection brings them up to date.
     resume(socket, gameId).catch(() => undefined);
     socket.on('lobby', onLobby);
+    socket.on('leave_lobby', onLeaveLobby);
     socket.on('answer', onOrdinaryAnswer);
     transport.adopt(socket, directAnswer);
   });

@@ -55,6 +55,18 @@ export async function playerStanding(
 }
 
 /**
+ * Takes a player's entry out of a live game still in its lobby (it holds no answer then; one that
+ * does stays). Its answers and standings would go with it (ON DELETE CASCADE).
+ */
+export async function leaveLiveGame(db: Queryable, participationId: number): Promise<void> {
+  await db.query(
+    `DELETE FROM participations p
+      WHERE p.id = $1 AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.participation_id = p.id)`,
+    [participationId],
+  );
+}
+
+/**
  * Enters a player into a live game (again: the existing entry, subcommunity unchanged), if they
  * are still a member of its community and of the subcommunity they represent: the socket may have
  * connected before they left. Its id, or null when they are not.

@@ -1,7 +1,7 @@
 import type { Game, QuestionResultEvent } from '@hunch/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
 import { useProfile } from '../../api/use-profile';
 import { Loading } from '../../shared/loading';
@@ -61,7 +61,7 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
   }, [queryClient, game.uuid]);
 
   const profile = useProfile();
-  const { state, answer, retry } = useLiveGame({
+  const { state, answer, retry, leave } = useLiveGame({
     uuid: game.uuid,
     subcommunity,
     gameState: game.state,
@@ -69,6 +69,17 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
     onJoined,
   });
   const { stage, joined, players, connection, problem, result } = state;
+  const navigate = useNavigate();
+  // Out of the lobby: the entry is gone once the page knows it (else it would lead straight back
+  // into the lobby), then the page without the live game, where 'Join Lobby' is again.
+  const leaveLobby = useCallback(async () => {
+    if (!(await leave())) return false;
+    await queryClient.invalidateQueries({ queryKey: queryKeys.participation(game.uuid) });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.game(game.uuid) });
+    navigate({ search: location.search, hash: '' }, { replace: true });
+    return true;
+  }, [leave, queryClient, game.uuid, navigate, location.search]);
+
   const total = game.question_count;
   // The last question's result holds the final score and rank.
   const final = result && result.i >= total - 1 ? result : null;
@@ -156,7 +167,7 @@ export function LivePanel({ game, subcommunity }: LivePanelProps) {
         );
         break;
       case 'lobby':
-        body = <LobbyScreen game={game} joined={joined} players={players} />;
+        body = <LobbyScreen game={game} joined={joined} players={players} onLeave={leaveLobby} />;
         break;
       case 'countdown':
         body = <CountdownScreen endsAt={stage.endsAt} />;

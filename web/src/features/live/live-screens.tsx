@@ -7,7 +7,7 @@ import {
 } from '@hunch/contract';
 import { countdownText, LIVE_COUNTDOWN_MS } from '@hunch/rules';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useMyResult, useParticipation } from '../../api/game-queries';
 import { queryKeys } from '../../api/query-keys';
@@ -56,11 +56,15 @@ export function LobbyScreen({
   game,
   joined,
   players,
+  onLeave,
 }: {
   game: Game;
   joined: boolean | null;
   players: number | null;
+  /** Out of the lobby before the start; resolves false when the game started first. */
+  onLeave: () => Promise<boolean>;
 }) {
+  const [leaving, setLeaving] = useState<'no' | 'pending' | 'refused'>('no');
   const now = useNow(COUNTDOWN_REFRESH_MS);
   const start = new Date(game.schedule.standby);
   const soon = countdownText(start, now);
@@ -101,9 +105,30 @@ export function LobbyScreen({
       <p className="note">Keep this page open: the first question appears here when the game starts.</p>
       {/* Joining is entering (the server keeps the entry): said, so that nobody is surprised to find
           themselves ranked on 0 after walking away from the lobby. */}
-      {joined && (
-        <p className="note">
-          You’re in this game’s rankings from now on: a question you don’t answer scores 0.
+      {joined && !started && (
+        <>
+          <p className="note">
+            You’re in this game’s rankings from now on: a question you don’t answer scores 0. Changed your
+            mind? Leave before it starts.
+          </p>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={leaving === 'pending'}
+            onClick={() => {
+              setLeaving('pending');
+              void onLeave().then((left) => {
+                if (!left) setLeaving('refused');
+              });
+            }}
+          >
+            {leaving === 'pending' ? 'Leaving…' : 'Leave the lobby'}
+          </button>
+        </>
+      )}
+      {leaving === 'refused' && (
+        <p className="form-error" role="alert">
+          The game has started: you are in it now.
         </p>
       )}
     </div>

@@ -30,6 +30,8 @@ export interface LiveGame {
   answer: (answer: LiveAnswer) => void;
   /** Connects again after a refusal or a closed connection. */
   retry: () => void;
+  /** Leaves the lobby before the game starts (the entry goes); resolves false once it has started. */
+  leave: () => Promise<boolean>;
 }
 
 /**
@@ -180,5 +182,13 @@ export function useLiveGame({
     socket.connect();
   }, []);
 
-  return { state, answer, retry };
+  const leave = useCallback(async () => {
+    const socket = socketRef.current;
+    if (!socket?.connected) return false;
+    // Not joined again at the next reconnection of this panel, which is on its way out.
+    wasJoined.current = false;
+    return socket.emitWithAck('leave_lobby').catch(() => false);
+  }, []);
+
+  return { state, answer, retry, leave };
 }
