@@ -84,9 +84,7 @@ export interface ListedGame {
  */
 export function compareInList(status: GameStatus, a: ListedGame, b: ListedGame): number {
   return (
-    byTime(status, a.schedule, b.schedule) ||
-    a.name.localeCompare(b.name) ||
-    (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0)
+    byTime(status, a.schedule, b.schedule) || a.name.localeCompare(b.name) || a.uuid.localeCompare(b.uuid)
   );
 }
 
