@@ -2,15 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { LEADERBOARD_PAGE_SIZE } from '@hunch/contract';
-import { rescoreGame, scoreGame } from '../src/games/scoring';
+import { gameStatistics } from '../src/app/game-statistics';
+import { type GameStatistics, rescoreGame, scoreGameWithStatistics } from '../src/games/scoring';
 import { createCommunity, createSeries } from '../src/hosting/authoring';
-import type { Db, Queryable } from '../src/platform/db/database';
+import type { Db } from '../src/platform/db/database';
 import { communityRank, playerBoard, questionStats } from '../src/results/results-answers';
 import { findResultsGame, playerResult } from '../src/results/results-queries';
-import { buildStatsCache } from '../src/results/results-stats-cache';
 import { createGame } from '../src/test/authoring';
 import { openTestDb } from '../src/test/test-db';
-import { cpuSeconds, postgresCpu } from './bench-util';
+import { postgresCpu, postgresCpuSince } from './bench-util';
 
 // Benchmark of scoring one big game and of the results queries on it. Run it with
 //   npx tsx server/bench/results-bench.ts 1000000
@@ -117,60 +117,57 @@ function resetPeakRss(): boolean {
 
 interface Scoring {
   seconds: number;
+  /** How long building the statistics took (beside the scoring, decision 042); 0 when not built. */
   statsSeconds: number;
   peakRssMb: number | undefined;
   /** RSS when scoring started: with PGlite most of the peak is the database already in memory. */
   rssBeforeMb: number;
-  /** CPU seconds of the database meanwhile: the PostgreSQL backend (not parallel workers), or
-   *  this whole process with PGlite. Other load stretches wall time far more than CPU time. */
+  /** CPU seconds of the database meanwhile: PostgreSQL's lasting processes (its parallel workers
+   *  end with their statement, so are not counted), or this whole process with PGlite. Other load
+   *  stretches wall time far more than CPU time. */
   dbCpuSeconds: number | undefined;
 }
 
 /**
- * Scores the game as the game clock does (scoring, then its statistics, in one transaction) and
- * measures the wall time, the database's CPU time and the peak RSS of this process meanwhile
- * (with PGlite, the database's memory too: it runs inside the process). Without a resettable
- * peak, RSS is sampled every 20 ms.
+ * Scores the game as the game clock does (scoring, with its statistics built beside it: the app's
+ * own composition) and measures the wall time until both are done, the database's CPU time and
+ * the peak RSS of this process meanwhile (with PGlite, the database's memory too: it runs inside
+ * the process). Without a resettable peak, RSS is sampled every 20 ms.
  */
 async function timedScoring(
   kind: Db['kind'],
-  work: (after: (tx: Queryable, gameId: string) => Promise<void>) => Promise<unknown>,
+  work: (statistics: GameStatistics) => Promise<unknown>,
 ): Promise<Scoring> {
   const rssBeforeMb = process.memoryUsage.rss() / 1048576;
   const pgBefore = kind === 'postgres' ? postgresCpu() : undefined;
   const cpuBefore = process.cpuUsage();
-  let backend: number | undefined;
   const exact = resetPeakRss();
   let sampled = process.memoryUsage.rss();
   const sampler = exact
     ? undefined
     : setInterval(() => (sampled = Math.max(sampled, process.memoryUsage.rss())), 20);
   let statsSeconds = 0;
+  const app = gameStatistics({ error: (details, message) => console.error(message, details) });
   const t0 = performance.now();
   try {
-    await work(async (tx, gameId) => {
-      if (kind === 'postgres')
-        backend = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-      const s0 = performance.now();
-      await buildStatsCache(tx, gameId);
-      statsSeconds = (performance.now() - s0) / 1000;
+    await work({
+      ...app,
+      ensure: async (db, gameId, now) => {
+        const s0 = performance.now();
+        await app.ensure(db, gameId, now);
+        statsSeconds = (performance.now() - s0) / 1000;
+      },
     });
   } finally {
     clearInterval(sampler);
   }
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
-  const backendCpu = cpuSeconds(backend);
   return {
     seconds,
     statsSeconds,
     rssBeforeMb,
-    dbCpuSeconds:
-      kind === 'pglite'
-        ? (cpu.user + cpu.system) / 1e6
-        : backendCpu === undefined
-          ? undefined
-          : backendCpu - (pgBefore?.get(backend!) ?? 0),
+    dbCpuSeconds: pgBefore ? postgresCpuSince(pgBefore) : (cpu.user + cpu.system) / 1e6,
     peakRssMb: exact ? peakRssMb() : Math.max(sampled, process.memoryUsage.rss()) / 1048576,
   };
 }
@@ -222,19 +219,21 @@ export async function benchResults(db: Db, opts: { participants: number }): Prom
   console.log(`Seeding ${n} participants on ${db.kind}:`);
   const { gameId, communityId } = await seed(db, n);
   const now = new Date();
-  const scoring = await timedScoring(db.kind, async (after) => {
-    if (!(await scoreGame(db, gameId, now, after))) throw new Error('the game was not due for scoring');
+  const scoring = await timedScoring(db.kind, async (statistics) => {
+    if (!(await scoreGameWithStatistics(db, gameId, now, statistics)))
+      throw new Error('the game was not due for scoring');
   });
   console.log(
     `  ${'scoring (scores, ranks, standings, statistics)'.padEnd(48)} ${scoring.seconds.toFixed(1)} s` +
       ` (statistics ${scoring.statsSeconds.toFixed(1)} s; database CPU ${scoring.dbCpuSeconds?.toFixed(1) ?? '?'} s);` +
       ` peak RSS ${scoring.peakRssMb?.toFixed(0) ?? '?'} MB (${scoring.rssBeforeMb.toFixed(0)} MB before)`,
   );
-  // A host corrects the outcome of question 3: every answer to it scores anew, so does every total.
-  const rescoring = await timedScoring(db.kind, (after) =>
+  // A host corrects the outcome of question 3: every answer to it scores anew, so does every total
+  // (its statistics stay, as in the app: they count answers, not outcomes).
+  const rescoring = await timedScoring(db.kind, () =>
     db.transaction(async (tx) => {
       await tx.query('UPDATE questions SET outcome = 63 WHERE game_id = $1 AND i = 3', [gameId]);
-      await rescoreGame(tx, gameId, after);
+      await rescoreGame(tx, gameId);
     }),
   );
   console.log(`  ${'re-scoring after a corrected outcome'.padEnd(48)} ${rescoring.seconds.toFixed(1)} s`);

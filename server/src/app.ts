@@ -25,7 +25,6 @@ import { imageKinds } from './platform/images';
 import { CSRF_COOKIE, installSessions } from './platform/sessions';
 import { profileRoutes } from './profiles/profile-routes';
 import { resultsRoutes } from './results/results-routes';
-import { buildStatsCache } from './results/results-stats-cache';
 import { shareRoutes } from './sharing/share-routes';
 
 /** Builds the HTTP app without listening: main.ts listens, tests call app.inject(). */
@@ -92,8 +91,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   communityRoutes(app, ctx);
   gameRoutes(app, ctx);
   resultsRoutes(app, ctx);
-  // Hosts' outcome corrections score a game again: scoring and its statistics, in their transaction.
-  hostingRoutes(app, ctx, (tx, gameId) => rescoreGame(tx, gameId, buildStatsCache));
+  // Hosts' outcome corrections score a game again, in their transaction. Its statistics stay: they
+  // count answers, never outcomes (decision 042).
+  hostingRoutes(app, ctx, (tx, gameId) => rescoreGame(tx, gameId));
   calendarRoutes(app, ctx);
   // Before the /assets/ folders: generated avatars live beside the uploaded pictures.
   shareRoutes(app, ctx);

@@ -13,7 +13,7 @@ import { FOREIGN_ORIGIN, originAllowed } from '../platform/http/origin-check';
 import { registerRoute } from '../platform/http/register-route';
 import { withSecurityHeaders } from '../platform/http/security-headers';
 import { SESSION_COOKIE, sessionKey, userIdForToken } from '../platform/sessions';
-import { buildStatsCache } from '../results/results-stats-cache';
+import { gameStatistics } from './game-statistics';
 
 export interface Realtime {
   io: Server;
@@ -70,8 +70,8 @@ export async function attachRealtime(app: FastifyInstance, ctx: AppContext): Pro
   const handshakeUser = async (header: string | undefined) =>
     (await handshakeSession(header))?.userId ?? null;
   const data = registerDataNamespace(io, ctx, handshakeUser);
-  // Statistics of a game are aggregated once, inside its scoring transaction.
-  const clock = new GameClock(ctx, (id, state) => data.announce(id, state), buildStatsCache, app.log);
+  // A game's statistics are built once, beside its first scoring (decision 042).
+  const clock = new GameClock(ctx, (id, state) => data.announce(id, state), gameStatistics(app.log), app.log);
   clock.start();
   const live = registerLiveNamespace(io, ctx, handshakeSession, app.log);
   // The benchmark measures fan-out from the moment each broadcast began, and times answer batches.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gameStatistics } from '../app/game-statistics';
 import { GameClock } from '../games/game-clock';
-import { buildStatsCache } from '../results/results-stats-cache';
 import { makeCommunity, makeGame, registerPlayer } from '../test/factories';
 import { startTestApp, type TestApp, type TestClient } from '../test/test-app';
 import { dbKinds } from '../test/test-db';
@@ -62,7 +62,7 @@ describe.each(dbKinds)('leaving a community after its games were scored (%s)', (
   }
 
   /** One pass of the game clock, as the app runs it: scorings due, first ones and again, with their statistics. */
-  const tick = () => new GameClock(t.ctx, () => undefined, buildStatsCache).tick();
+  const tick = () => new GameClock(t.ctx, () => undefined, gameStatistics()).tick();
   const due = async () => (await t.ctx.db.query('SELECT game_id FROM rescores_due')).rows.length;
 
   /** What a viewer reads of a game's results: standings without the viewer-only fields, and stats. */

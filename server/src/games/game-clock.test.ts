@@ -20,17 +20,25 @@ describe.each(dbKinds)('the game clock (%s)', (kind) => {
         WHERE id = ANY($1::uuid[])`,
       [[failing.uuid, fine.uuid], now],
     );
-    let broken = true;
+    // The failing game's scoring rolls back in the database itself: its 'complete' event, written
+    // inside the scoring transaction, is refused while the flag says so.
+    await t.ctx.db.exec(`
+      CREATE TABLE clock_test_broken (game_id uuid PRIMARY KEY);
+      CREATE FUNCTION clock_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.state = 'complete' AND EXISTS (SELECT 1 FROM clock_test_broken WHERE game_id = NEW.game_id) THEN
+            RAISE EXCEPTION 'scoring failed';
+          END IF;
+          RETURN NEW;
+        END $$;
+      CREATE TRIGGER clock_test_refuse BEFORE INSERT ON game_state_events
+        FOR EACH ROW EXECUTE FUNCTION clock_test_refuse()`);
+    await t.ctx.db.query('INSERT INTO clock_test_broken VALUES ($1)', [failing.uuid]);
     const errors: object[] = [];
     const announced: [string, string][] = [];
-    const clock = new GameClock(
-      t.ctx,
-      (id, state) => announced.push([id, state]),
-      async (_tx, gameId) => {
-        if (broken && gameId === failing.uuid) throw new Error('statistics failed');
-      },
-      { error: (details) => errors.push(details) },
-    );
+    const clock = new GameClock(t.ctx, (id, state) => announced.push([id, state]), undefined, {
+      error: (details) => errors.push(details),
+    });
     const scored = async () =>
       (
         await t.ctx.db.query<{ id: string }>(
@@ -45,10 +53,35 @@ describe.each(dbKinds)('the game clock (%s)', (kind) => {
     expect(announced).not.toContainEqual([failing.uuid, 'complete']);
     expect(errors).toEqual([expect.objectContaining({ gameId: failing.uuid })]);
 
-    broken = false;
+    await t.ctx.db.exec('DROP TABLE clock_test_broken CASCADE; DROP FUNCTION clock_test_refuse CASCADE');
     await clock.tick();
     expect((await scored()).sort()).toEqual([failing.uuid, fine.uuid].sort());
     expect(announced).toContainEqual([failing.uuid, 'complete']);
     expect(errors).toHaveLength(1);
+  });
+
+  it('scores a game and announces it when building its statistics beside fails', async () => {
+    const game = await makeGame(t.ctx.db, t.clock.now);
+    await t.ctx.db.query(
+      `UPDATE games SET standby_at = $2::timestamptz - interval '6 minutes', complete_at = $2::timestamptz - interval '1 minute'
+        WHERE id = $1`,
+      [game.uuid, t.clock.now],
+    );
+    const announced: [string, string][] = [];
+    const asked: string[] = [];
+    const clock = new GameClock(t.ctx, (id, state) => announced.push([id, state]), {
+      rebuild: async () => undefined,
+      ensure: async (_db, gameId) => {
+        asked.push(gameId);
+        throw new Error('statistics failed');
+      },
+    });
+    await clock.tick();
+    expect(asked).toContain(game.uuid);
+    expect(announced).toContainEqual([game.uuid, 'complete']);
+    const { rows } = await t.ctx.db.query('SELECT 1 FROM games WHERE id = $1 AND scored_at IS NOT NULL', [
+      game.uuid,
+    ]);
+    expect(rows).toHaveLength(1);
   });
 });

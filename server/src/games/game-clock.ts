@@ -2,11 +2,12 @@ import type { GameState } from '@hunch/contract';
 import type { AppContext } from '../platform/app-context';
 import type { Queryable } from '../platform/db/database';
 import {
-  type AfterScoring,
+  type GameStatistics,
   gamesDueForRescoring,
   gamesDueForScoring,
   rescoreIfDue,
   scoreGame,
+  scoreGameWithStatistics,
 } from './scoring';
 
 export type AnnounceState = (gameId: string, state: GameState) => void;
@@ -50,7 +51,7 @@ export class GameClock {
   constructor(
     private readonly ctx: AppContext,
     private readonly announce: AnnounceState,
-    private readonly afterScoring?: AfterScoring,
+    private readonly statistics?: GameStatistics,
     private readonly log?: ClockLog,
   ) {}
 
@@ -80,7 +81,7 @@ export class GameClock {
     // game left while open is dropped from those due, not scored twice.
     for (const id of await gamesDueForRescoring(this.ctx.db)) {
       try {
-        if (await rescoreIfDue(this.ctx.db, id, this.afterScoring)) this.announce(id, 'complete');
+        if (await rescoreIfDue(this.ctx.db, id, this.statistics?.rebuild)) this.announce(id, 'complete');
       } catch (err) {
         this.log?.error({ err, gameId: id }, 'Scoring a game again failed; it stays due and is tried again');
       }
@@ -110,12 +111,14 @@ export class GameClock {
 
   private score(id: string, now: Date): Promise<boolean> {
     // The 'complete' claim commits with the scores: a game is never scored but left unannounced.
-    return scoreGame(this.ctx.db, id, now, async (tx, gameId) => {
-      await this.afterScoring?.(tx, gameId);
+    const announced = async (tx: Queryable, gameId: string) => {
       await tx.query(
         `INSERT INTO game_state_events (game_id, state) VALUES ($1, 'complete') ON CONFLICT DO NOTHING`,
         [gameId],
       );
-    });
+    };
+    return this.statistics
+      ? scoreGameWithStatistics(this.ctx.db, id, now, this.statistics, announced)
+      : scoreGame(this.ctx.db, id, now, announced);
   }
 }

@@ -56,8 +56,43 @@ export async function rescoreGame(tx: Queryable, gameId: string, after?: AfterSc
   if (after) await after(tx, gameId);
 }
 
-/** Extra work done inside the scoring transaction (the results feature caches statistics). */
+/** Extra work done inside the scoring transaction (the clock's 'complete' event, statistics built again). */
 export type AfterScoring = (tx: Queryable, gameId: string) => Promise<void>;
+
+/**
+ * A game's statistics as scoring runs them (the results feature's, composed in app/). They count
+ * the answers by group and never read an outcome or a score (decision 042), so they are built once
+ * a game's answers are final, beside its scoring, and built again only when its entries change.
+ */
+export interface GameStatistics {
+  /** Built again inside the caller's transaction, if any were built: the entries changed (a player left). */
+  rebuild: AfterScoring;
+  /**
+   * Built in a transaction of its own, unless built already or the game's schedule is not complete
+   * by `now` (its answers not final). Reports its own failures: readers build them on first use.
+   */
+  ensure: (db: Db, gameId: string, now: Date) => Promise<void>;
+}
+
+/**
+ * Scores a game due for scoring (scoreGame) while its statistics are built on a second connection
+ * (decision 042): on PostgreSQL the two run on both cores at once; PGlite, one connection, runs
+ * them one after the other. Resolves once both are done, with whether this call did the scoring.
+ */
+export async function scoreGameWithStatistics(
+  db: Db,
+  gameId: string,
+  now: Date,
+  statistics: GameStatistics,
+  after?: AfterScoring,
+): Promise<boolean> {
+  const [scored] = await Promise.allSettled([
+    scoreGame(db, gameId, now, after),
+    statistics.ensure(db, gameId, now),
+  ]);
+  if (scored.status === 'rejected') throw scored.reason;
+  return scored.value;
+}
 
 /**
  * A predict question whose outcome a host enters after standby ('pending', hosting spec §3) holds
@@ -109,8 +144,9 @@ export async function gamesDueForRescoring(db: Queryable): Promise<string[]> {
  * Scores a game again whose entries changed since it was scored (rescores_due), once across every
  * process. The game's row lock comes first, as for its first scoring and a correction, so none of
  * them interleave; the row is deleted last, and only if no leave has come since it was read (a
- * leave meanwhile bumps its round, and the next tick scores again). A game not scored yet is only
- * dropped: its first scoring reads what changed. Returns whether it was scored again.
+ * leave meanwhile bumps its round, and the next tick scores again). A game not scored yet is not
+ * scored: its first scoring reads what changed (`after` still runs: statistics may be built).
+ * Returns whether it was scored again.
  */
 export async function rescoreIfDue(db: Db, gameId: string, after?: AfterScoring): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -124,6 +160,8 @@ export async function rescoreIfDue(db: Db, gameId: string, after?: AfterScoring)
     if (due.rows.length === 0) return false;
     const scored = game.rows[0]?.scored === true;
     if (scored) await rescoreGame(tx, gameId, after);
+    // Statistics built beside a scoring that did not land (decision 042) count the entries too.
+    else await after?.(tx, gameId);
     await tx.query('DELETE FROM rescores_due WHERE game_id = $1 AND round = $2', [
       gameId,
       due.rows[0]!.round,

@@ -64,13 +64,15 @@ function bucketJoins(v: string, lo: string, hi: string, n: number): string {
 export async function buildStatsCache(tx: Queryable, gameId: string): Promise<void> {
   // Compiling these statements (JIT) took longer than running them (decision 024).
   await tx.exec('SET LOCAL jit = off');
-  await tx.query('DELETE FROM question_stats_cache WHERE game_id = $1', [gameId]);
-  await tx.query('DELETE FROM question_stats_medians WHERE game_id = $1', [gameId]);
+  // The game's marker row first, as ensureStatsCache locks it: two builders queue there rather
+  // than each holding rows the other waits for.
   await tx.query(
     `INSERT INTO question_stats_built (game_id) VALUES ($1)
      ON CONFLICT (game_id) DO UPDATE SET built_at = now()`,
     [gameId],
   );
+  await tx.query('DELETE FROM question_stats_cache WHERE game_id = $1', [gameId]);
+  await tx.query('DELETE FROM question_stats_medians WHERE game_id = $1', [gameId]);
   // Two stages: count answers per raw value (choice index or number) and group, then map numbers
   // to range buckets, so the bucket arithmetic runs once per distinct value rather than per
   // answer. Only answers the statistics can show count: a known choice, or a number (NaN sorts
@@ -209,14 +211,34 @@ async function builtVersion(db: Queryable, gameId: string): Promise<number | und
 }
 
 /**
- * Builds the statistics of a complete game that has none yet (scored before the cache existed,
- * or by a scorer that did not build it), or that were built under an older withholding rule.
- * Locking the game's marker row serialises racing readers: the loser waits for the winner's
- * commit, then finds the work done.
+ * Builds a game's statistics again, inside the caller's transaction, if any were built: its
+ * entries changed (a player left). None built, none built now: they are built on first use.
+ * Behind the game's marker row, so a build in flight beside its scoring (decision 042) commits
+ * first and this one then counts what changed.
  */
-export async function ensureStatsCache(db: Db, gameId: string): Promise<void> {
+export async function rebuildStatsCache(tx: Queryable, gameId: string): Promise<void> {
+  await tx.query('INSERT INTO question_stats_built (game_id) VALUES ($1) ON CONFLICT DO NOTHING', [gameId]);
+  await tx.query('SELECT 1 FROM question_stats_built WHERE game_id = $1 FOR UPDATE', [gameId]);
+  if ((await builtVersion(tx, gameId)) !== undefined) await buildStatsCache(tx, gameId);
+}
+
+/**
+ * Builds the statistics of a complete game that has none yet (the game clock, beside its scoring:
+ * decision 042; or a scorer that did not build them), or that were built under an older
+ * withholding rule. Locking the game's marker row serialises racing builders: the loser waits for
+ * the winner's commit, then finds the work done. With `completeBy`, a game whose schedule is not
+ * complete by then is left alone: its answers are not final yet.
+ */
+export async function ensureStatsCache(db: Db, gameId: string, completeBy?: Date): Promise<void> {
   if ((await builtVersion(db, gameId)) === WITHHOLDING_RULE_VERSION) return;
   await db.transaction(async (tx) => {
+    if (completeBy) {
+      const { rows } = await tx.query('SELECT 1 FROM games WHERE id = $1 AND complete_at <= $2', [
+        gameId,
+        completeBy,
+      ]);
+      if (rows.length === 0) return;
+    }
     await tx.query('INSERT INTO question_stats_built (game_id) VALUES ($1) ON CONFLICT DO NOTHING', [gameId]);
     await tx.query('SELECT 1 FROM question_stats_built WHERE game_id = $1 FOR UPDATE', [gameId]);
     if ((await builtVersion(tx, gameId)) !== WITHHOLDING_RULE_VERSION) await buildStatsCache(tx, gameId);
