@@ -167,6 +167,19 @@ describe('live feedback: results in the state', () => {
     expect(s.players).toBe(18);
   });
 
+  it('counts a player in the lobby at least themselves, whatever an older count says', () => {
+    let s = liveReducer(initialLiveState, { type: 'connected' });
+    s = liveReducer(s, { type: 'count', count: 0 });
+    expect(s.players).toBe(0);
+    s = liveReducer(s, { type: 'lobby', joined: true });
+    expect(s.players).toBe(1);
+    // The count cached before the entry landed arrives after it.
+    s = liveReducer(s, { type: 'count', count: 0 });
+    expect(s.players).toBe(1);
+    s = liveReducer(s, { type: 'count', count: 5 });
+    expect(s.players).toBe(5);
+  });
+
   it('takes the result a resume carries, and never goes back to an older one', () => {
     let s = liveReducer(initialLiveState, { type: 'connected' });
     s = liveReducer(s, { type: 'result', event: result(1, 120) });

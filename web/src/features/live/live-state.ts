@@ -168,7 +168,9 @@ export function liveReducer(state: LiveState, action: LiveAction): LiveState {
             : state.players,
       };
     case 'count':
-      return { ...state, players: action.count };
+      // A count taken before this player's entry landed (they are told it as they connect) is not
+      // taken as it is: a player in the lobby never reads that nobody is.
+      return { ...state, players: state.joined === true ? Math.max(1, action.count) : action.count };
     case 'game-start':
       if (state.stage.kind === 'countdown') return state;
       return { ...state, stage: { kind: 'countdown', endsAt: action.now + LIVE_COUNTDOWN_MS } };
