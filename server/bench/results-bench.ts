@@ -117,7 +117,8 @@ function resetPeakRss(): boolean {
 
 interface Scoring {
   seconds: number;
-  /** How long building the statistics took (beside the scoring, decision 042); 0 when not built. */
+  /** Seconds from the start until the statistics were built (beside the scoring, decision 042: on
+   *  PGlite, one connection, they queue with it); 0 when not built. */
   statsSeconds: number;
   peakRssMb: number | undefined;
   /** RSS when scoring started: with PGlite most of the peak is the database already in memory. */
@@ -225,7 +226,7 @@ export async function benchResults(db: Db, opts: { participants: number }): Prom
   });
   console.log(
     `  ${'scoring (scores, ranks, standings, statistics)'.padEnd(48)} ${scoring.seconds.toFixed(1)} s` +
-      ` (statistics ${scoring.statsSeconds.toFixed(1)} s; database CPU ${scoring.dbCpuSeconds?.toFixed(1) ?? '?'} s);` +
+      ` (statistics built by ${scoring.statsSeconds.toFixed(1)} s, beside it; database CPU ${scoring.dbCpuSeconds?.toFixed(1) ?? '?'} s);` +
       ` peak RSS ${scoring.peakRssMb?.toFixed(0) ?? '?'} MB (${scoring.rssBeforeMb.toFixed(0)} MB before)`,
   );
   // A host corrects the outcome of question 3: every answer to it scores anew, so does every total
