@@ -9,11 +9,8 @@ import {
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadQuestionRows, type QuestionRow } from '../core/question-queries';
-import { createSeries } from '../hosting/authoring';
 import type { Db, Queryable } from '../platform/db/database';
-import { makeCommunity } from '../test/factories';
-import { insertPlayer } from '../test/results-factories';
-import { insertRandomGame, randomGame } from '../test/results-scenarios';
+import { insertRandomGame, randomGame, randomGameSeries } from '../test/results-scenarios';
 import { dbKinds, openTestDb } from '../test/test-db';
 import { gameAnswerPoints, rescoreGame, scoreGame } from './scoring';
 
@@ -170,13 +167,10 @@ describe.each(dbKinds)('set-based scoring against the replaced scoring on %s', (
   let db: Db;
   let seriesId: number;
   let subs: { id: number; endpoint: string }[];
-  const pool: number[] = [];
+  let pool: number[] = [];
   beforeAll(async () => {
     db = await openTestDb(kind);
-    const community = await makeCommunity(db);
-    seriesId = await createSeries(db, { communityId: community.id, endpoint: 'weekly', name: 'Weekly' });
-    subs = [await makeCommunity(db), await makeCommunity(db)];
-    for (let k = 0; k < 12; k++) pool.push((await insertPlayer(db)).id);
+    ({ seriesId, subs, pool } = await randomGameSeries(db));
   });
   afterAll(() => db.close());
 

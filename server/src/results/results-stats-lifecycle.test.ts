@@ -1,10 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSeries } from '../hosting/authoring';
 import type { Db } from '../platform/db/database';
-import { makeCommunity } from '../test/factories';
-import { insertPlayer } from '../test/results-factories';
-import { insertRandomGame, randomGame } from '../test/results-scenarios';
+import { insertRandomGame, randomGame, randomGameSeries } from '../test/results-scenarios';
 import { dbKinds, openTestDb } from '../test/test-db';
 import { buildStatsCache, ensureStatsCache, rebuildStatsCache } from './results-stats-cache';
 
@@ -17,14 +14,11 @@ describe.each(dbKinds)("a game's statistics cache on %s", (kind) => {
   let db: Db;
   let seriesId: number;
   let subs: { id: number; endpoint: string }[];
-  const pool: number[] = [];
+  let pool: number[] = [];
   let completeAt = Date.now() - 1000 * HOUR;
   beforeAll(async () => {
     db = await openTestDb(kind);
-    const community = await makeCommunity(db);
-    seriesId = await createSeries(db, { communityId: community.id, endpoint: 'weekly', name: 'Weekly' });
-    subs = [await makeCommunity(db), await makeCommunity(db)];
-    for (let k = 0; k < 12; k++) pool.push((await insertPlayer(db)).id);
+    ({ seriesId, subs, pool } = await randomGameSeries(db));
   });
   afterAll(() => db.close());
 

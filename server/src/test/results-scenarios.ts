@@ -317,6 +317,20 @@ export function randomGame(pool: number, maxEntries = 10, subs = 2): fc.Arbitrar
     });
 }
 
+/** Where random games go: a series of a new community, two communities as teams, 12 players. */
+export async function randomGameSeries(db: Queryable): Promise<{
+  seriesId: number;
+  subs: { id: number; endpoint: string }[];
+  pool: number[];
+}> {
+  const community = await makeCommunity(db);
+  const seriesId = await createSeries(db, { communityId: community.id, endpoint: 'weekly', name: 'Weekly' });
+  const subs = [await makeCommunity(db), await makeCommunity(db)];
+  const pool: number[] = [];
+  for (let k = 0; k < 12; k++) pool.push((await insertPlayer(db)).id);
+  return { seriesId, subs, pool };
+}
+
 /**
  * Writes a random game of a series: questions (voided ones marked), entries of the pool's players
  * in order, and their answers at their times; complete at `completeAt`, not scored.
