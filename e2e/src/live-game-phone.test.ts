@@ -11,7 +11,14 @@ import {
   useServerAndBrowser,
   WAIT,
 } from './harness';
-import { openLiveGame, panelOf, QUESTION_S, SERIES_PATH, waitForQuestion } from './live-game-play';
+import {
+  LIVE_DEMO_ENV,
+  openLiveGame,
+  panelOf,
+  QUESTION_S,
+  SERIES_PATH,
+  waitForQuestion,
+} from './live-game-play';
 
 /**
  * One player on a phone in a live game of the demo series 'Hunch Live', against the real server:
@@ -104,7 +111,7 @@ const barLog = (page: Page) => page.evaluate(() => (window as unknown as { barLo
 describe('live game on a phone: Back, and a dropped connection', () => {
   const setup = useServerAndBrowser({
     seed: true,
-    env: { LIVE_DEMO_EVERY_S: '75', LIVE_DEMO_LOBBY_S: '40', LIVE_DEMO_QUESTION_S: String(QUESTION_S) },
+    env: LIVE_DEMO_ENV,
   });
   let session: Session;
   let network: Awaited<ReturnType<typeof cuttable>>;

@@ -5,8 +5,19 @@ import { WAIT } from './harness';
 // The live game journey's moves (live-game.test.ts): finding a lobby, answering, reading a result,
 // and holding a page still while its screen is checked.
 
-export const QUESTION_S = 10;
+// 15 s a question: a page reloaded mid-question must be back before the question closes, with
+// two other test files beside it on a slow 2-core machine (10 s was too short there once).
+export const QUESTION_S = 15;
 export const QUESTIONS = 4;
+/**
+ * The demo's live schedule for these journeys: a game every 90 s (5 s countdown, 4 questions of
+ * 15 s and 4 s after each: 81 s, so games never overlap), its lobby open 40 s before the start.
+ */
+export const LIVE_DEMO_ENV = {
+  LIVE_DEMO_EVERY_S: '90',
+  LIVE_DEMO_LOBBY_S: '40',
+  LIVE_DEMO_QUESTION_S: String(QUESTION_S),
+};
 /** Enough lobby time left for both players to get in and be counted before the start. */
 export const MIN_LOBBY_LEFT_MS = 14_000;
 export const SERIES_PATH = '/play/hunch-hq/hunch-live';
@@ -26,7 +37,7 @@ export function watchLiveSockets(page: Page, into: WebSocket[]): void {
 
 /**
  * The demo live game whose lobby is open with enough time left to start it together; reloads the
- * series page until one is (a new game opens every 45 s). Returns its path.
+ * series page until one is (LIVE_DEMO_ENV: a new game every 90 s). Returns its path.
  */
 export async function openLiveGame(page: Page): Promise<{ path: string; startsAt: number }> {
   const deadline = Date.now() + 110_000;

@@ -17,6 +17,7 @@ import {
   answer,
   choicesOutOfReach,
   holdable,
+  LIVE_DEMO_ENV,
   lockedInAnswer,
   openLiveGame,
   panelOf,
@@ -36,8 +37,8 @@ import {
  * server (spec §4, §7): lobby with a live player count, countdown, four timed questions answered
  * through the socket, a reload mid-question that resumes the game, each question's result (the
  * answer, the player's points, score and rank), 'Game complete!' with the final score and rank,
- * and the results. The demo cadence is shortened: a game every 75 s, its lobby open 40 s before,
- * 10 s per question. One test per screen (and per question).
+ * and the results. The demo cadence is shortened (LIVE_DEMO_ENV: a game every 90 s, its lobby open
+ * 40 s before, 15 s per question). One test per screen (and per question).
  */
 
 /** Every player's password: registered with it, and A's second device logs in with it. */
@@ -55,7 +56,7 @@ interface Player {
 describe('live game: two players', () => {
   const setup = useServerAndBrowser({
     seed: true,
-    env: { LIVE_DEMO_EVERY_S: '75', LIVE_DEMO_LOBBY_S: '40', LIVE_DEMO_QUESTION_S: String(QUESTION_S) },
+    env: LIVE_DEMO_ENV,
   });
   const stamp = Date.now().toString(36);
   const players: Player[] = [];
