@@ -1,8 +1,7 @@
-import type { GameClientToServer, GameServerToClient } from '@hunch/contract';
 import { LIVE_COUNTDOWN_MS } from '@hunch/rules';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGame } from '../test/factories';
+import { type GameSocket, openGameSocket } from '../test/game-socket';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
 import { dbKinds } from '../test/test-db';
@@ -10,8 +9,6 @@ import { dbKinds } from '../test/test-db';
 // A player who joined a live game's lobby and changes their mind before it starts leaves it: their
 // entry goes, so they are not ranked on 0 for a game they never played. Once it has started, the
 // entry stays, as it does for anyone who stops answering.
-
-type GameSocket = Socket<GameServerToClient, GameClientToServer>;
 
 describe.each(dbKinds)('leaving a live game’s lobby on %s', (kind) => {
   let server: Awaited<ReturnType<typeof startLiveTestServer>>;
@@ -22,12 +19,7 @@ describe.each(dbKinds)('leaving a live game’s lobby on %s', (kind) => {
 
   type Player = Awaited<ReturnType<typeof registerOverHttp>>;
   const connect = async (uuid: string, player: Player): Promise<GameSocket> => {
-    const socket: GameSocket = io(`${server.url}/game/${uuid}`, {
-      transports: ['websocket'],
-      forceNew: true,
-      extraHeaders: { cookie: player.cookie() ?? '' },
-      reconnection: false,
-    });
+    const socket = openGameSocket(server.url, uuid, { cookie: player.cookie() });
     socket.on('latency', (ack) => ack());
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());

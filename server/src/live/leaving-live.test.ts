@@ -1,12 +1,7 @@
-import type {
-  GameClientToServer,
-  GameServerToClient,
-  LiveAnswerAck,
-  LiveQuestionEvent,
-} from '@hunch/contract';
-import { io, type Socket } from 'socket.io-client';
+import type { LiveAnswerAck, LiveQuestionEvent } from '@hunch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCommunity, makeGame } from '../test/factories';
+import { type GameSocket, openGameSocket } from '../test/game-socket';
 import { httpSession, registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
 import { dbKinds } from '../test/test-db';
@@ -17,16 +12,8 @@ import { LIVE_ANSWERS_WAITING_MAX } from './live-namespace';
 // in flight fail alone, and nobody else's answers suffer (issue 24, findings 1 and 7). And a player
 // who floods answers without waiting for them is closed, with nobody else's answers suffering.
 
-type GameSocket = Socket<GameServerToClient, GameClientToServer>;
-
 function connect(url: string, gameId: string, cookie: string, subcommunity = '') {
-  const socket: GameSocket = io(`${url}/game/${gameId}`, {
-    transports: ['websocket'],
-    forceNew: true,
-    reconnection: false,
-    extraHeaders: { cookie },
-    query: { subcommunity },
-  });
+  const socket = openGameSocket(url, gameId, { cookie, subcommunity });
   const questions: LiveQuestionEvent[] = [];
   let disconnected: string | null = null;
   socket.on('question', (q) => questions.push(q));

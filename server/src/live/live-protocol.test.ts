@@ -1,5 +1,4 @@
 import {
-  type GameClientToServer,
   type GameServerToClient,
   type LiveAnswerAck,
   type LiveQuestionEvent,
@@ -12,16 +11,14 @@ import {
   questionResultEventSchema,
 } from '@hunch/contract';
 import { LIVE_COUNTDOWN_MS, LIVE_GAP_MS } from '@hunch/rules';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { makeGame } from '../test/factories';
+import { type GameSocket, openGameSocket } from '../test/game-socket';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
 import { dbKinds } from '../test/test-db';
 import { until } from '../test/until';
-
-type GameSocket = Socket<GameServerToClient, GameClientToServer>;
 
 const SECS = 3;
 
@@ -39,13 +36,7 @@ const eventSchemas: Record<keyof GameServerToClient, z.ZodType | null> = {
 
 /** A socket.io player that records what it receives, like the web client. */
 function connect(url: string, gameId: string, cookie: string | undefined) {
-  const socket: GameSocket = io(`${url}/game/${gameId}`, {
-    transports: ['websocket'],
-    forceNew: true,
-    extraHeaders: cookie ? { cookie } : {},
-    reconnection: false,
-    query: { subcommunity: '' },
-  });
+  const socket = openGameSocket(url, gameId, { cookie, subcommunity: '' });
   const seen: { event: string; at: number; data?: unknown }[] = [];
   /** Events whose payload the contract's schema refuses (must stay empty). */
   const invalid: string[] = [];

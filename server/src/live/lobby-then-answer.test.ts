@@ -1,8 +1,8 @@
-import { type GameClientToServer, type GameServerToClient, liveAnswerAckSchema } from '@hunch/contract';
+import { liveAnswerAckSchema } from '@hunch/contract';
 import { LIVE_COUNTDOWN_MS } from '@hunch/rules';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGame } from '../test/factories';
+import { openGameSocket } from '../test/game-socket';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
 import { dbKinds } from '../test/test-db';
@@ -12,8 +12,6 @@ import { until } from '../test/until';
 // is back: the answer waits for the join in flight instead of being refused ('Join the lobby
 // first'). Under load the join (a database write) took seconds, and the 1,000-user soak counted
 // those refusals.
-
-type GameSocket = Socket<GameServerToClient, GameClientToServer>;
 
 describe.each(dbKinds)('an answer sent right after the lobby on %s', (kind) => {
   let server: Awaited<ReturnType<typeof startLiveTestServer>>;
@@ -31,12 +29,7 @@ describe.each(dbKinds)('an answer sent right after the lobby on %s', (kind) => {
     );
     const player = await registerOverHttp(server.url);
     await player.call('PUT', `/api/community_membership/${g.community.endpoint}`);
-    const socket: GameSocket = io(`${server.url}/game/${g.uuid}`, {
-      transports: ['websocket'],
-      forceNew: true,
-      extraHeaders: { cookie: player.cookie() ?? '' },
-      reconnection: false,
-    });
+    const socket = openGameSocket(server.url, g.uuid, { cookie: player.cookie() });
     socket.on('latency', (ack) => ack());
     let questionOpen = false;
     socket.on('question', (q) => {

@@ -1,33 +1,23 @@
 import {
-  type GameClientToServer,
-  type GameServerToClient,
   type LiveQuestionEvent,
   type LiveResumeEvent,
   type QuestionResultEvent,
   questionResultEventSchema,
 } from '@hunch/contract';
 import { deadlineOf, MAX_LATENCY_ALLOWANCE_MS } from '@hunch/rules';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGame } from '../test/factories';
+import { openGameSocket } from '../test/game-socket';
 import { registerOverHttp } from '../test/http-session';
 import { startLiveTestServer } from '../test/live-test-server';
 import { dbKinds } from '../test/test-db';
 import { until } from '../test/until';
 
-type GameSocket = Socket<GameServerToClient, GameClientToServer>;
-
 const SECS = 3;
 
 /** A player's socket that records every frame it receives, raw, as it arrives. */
 function connect(url: string, gameId: string, cookie: string) {
-  const socket: GameSocket = io(`${url}/game/${gameId}`, {
-    transports: ['websocket'],
-    forceNew: true,
-    extraHeaders: { cookie },
-    reconnection: false,
-    query: { subcommunity: '' },
-  });
+  const socket = openGameSocket(url, gameId, { cookie, subcommunity: '' });
   const frames: { at: number; text: string }[] = [];
   socket.io.on('open', () => {
     socket.io.engine.on('packet', (p: { type: string; data?: unknown }) => {

@@ -4,18 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type {
-  GameClientToServer,
-  GameServerToClient,
-  LiveAnswerAck,
-  LiveQuestionEvent,
-} from '@hunch/contract';
+import type { LiveAnswerAck, LiveQuestionEvent } from '@hunch/contract';
 import pg from 'pg';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../platform/db/database';
 import { openPostgres } from '../platform/db/postgres';
 import { makeGame } from '../test/factories';
+import { openGameSocket } from '../test/game-socket';
 import { registerOverHttp } from '../test/http-session';
 import { highLimitsEnv } from '../test/test-limits';
 import { until } from '../test/until';
@@ -23,8 +18,6 @@ import { until } from '../test/until';
 const root = path.resolve(import.meta.dirname, '../../..');
 const pgUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
-
-type GameSocket = Socket<GameServerToClient, GameClientToServer>;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -73,12 +66,7 @@ async function startProcess(databaseUrl: string, dataDir: string): Promise<Proc>
 }
 
 function player(url: string, gameId: string, cookie: string) {
-  const socket: GameSocket = io(`${url}/game/${gameId}`, {
-    transports: ['websocket'],
-    forceNew: true,
-    reconnection: false,
-    extraHeaders: { cookie },
-  });
+  const socket = openGameSocket(url, gameId, { cookie });
   const questions: LiveQuestionEvent[] = [];
   let complete = false;
   socket.on('question', (q) => questions.push(q));
