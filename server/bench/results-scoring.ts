@@ -209,9 +209,14 @@ async function main(): Promise<void> {
       return;
     }
     if (!scored) {
-      // As the game clock does (decision 042): the statistics are built beside the scoring, in a
-      // transaction of their own on a second connection (rolled back here too).
+      // As the game clock does (decisions 042, 043): the statistics are built beside the scoring,
+      // from the moment it has read the answers, in a transaction of their own on a second
+      // connection (rolled back here too).
       const t0 = performance.now();
+      let answersRead = () => {};
+      const read = new Promise<void>((resolve) => {
+        answersRead = resolve;
+      });
       await Promise.all([
         timed(
           db,
@@ -225,12 +230,16 @@ async function main(): Promise<void> {
               } satisfies Db,
               gameId,
               new Date(),
+              undefined,
+              answersRead,
             );
             if (!ok) throw new Error('not due');
           },
           mode === 'rescore',
         ),
-        withStats ? timed(db, 'statistics beside', (tx) => buildStatsCache(tx, gameId)) : undefined,
+        withStats
+          ? read.then(() => timed(db, 'statistics beside', (tx) => buildStatsCache(tx, gameId)))
+          : undefined,
       ]);
       console.log(`scoring with statistics: ${((performance.now() - t0) / 1000).toFixed(2)} s wall`);
     }

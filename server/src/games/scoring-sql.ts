@@ -148,6 +148,7 @@ export async function answerPoints(
  * percentile 100 × lower / (players − 1) (100 for a lone player) and ranks within subcommunities
  * (rules rankAndPercentile, communityRanks), written where they changed; the board's chunks; and
  * the community's standings moved from each player's previous score in the game to the new one.
+ * `answersRead` is called once the answers are summed, before the statement that writes.
  * Returns the number of entries.
  */
 export async function writeScores(
@@ -156,6 +157,7 @@ export async function writeScores(
   plan: readonly QuestionPlan[],
   speedBonus: boolean,
   communityId: number,
+  answersRead?: () => void,
 ): Promise<number> {
   const q = planRelation(plan, speedBonus, 2);
   await tx.query('DELETE FROM leaderboard_chunks WHERE game_id = $1', [gameId]);
@@ -202,7 +204,10 @@ export async function writeScores(
      SELECT count(*)::int AS n FROM totals`,
       [gameId, communityId],
     );
-  const { rows } = await readInParallel(tx, 'entry_totals', totals, [gameId, ...q.params], write);
+  const { rows } = await readInParallel(tx, 'entry_totals', totals, [gameId, ...q.params], () => {
+    answersRead?.();
+    return write();
+  });
   await dropEmptyCounts(tx, communityId);
   return rows[0]!.n;
 }

@@ -1,10 +1,10 @@
 import { askedAt, deadlineOf } from '@hunch/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../platform/db/database';
+import type { Db, Queryable } from '../platform/db/database';
 import { boardSize, leaderboardPage } from '../results/results-queries';
 import { makeGame, registrationFields } from '../test/factories';
 import { dbKinds, openTestDb } from '../test/test-db';
-import { rescoreGame, scoreGame } from './scoring';
+import { type GameStatistics, rescoreGame, scoreGame, scoreGameWithStatistics } from './scoring';
 
 describe.each(dbKinds)('scoring on %s', (kind) => {
   let db: Db;
@@ -116,5 +116,52 @@ describe.each(dbKinds)('scoring on %s', (kind) => {
     expect((await byPosition()).map((r) => r.position)).toEqual([...Array(179).keys()].map((k) => k + 1));
     expect(await pages(50)).toEqual(await byPosition());
     expect(await boardSize(db, g.uuid)).toBe(179);
+  });
+
+  it('starts building the statistics once the answers are read, and for a game it does not score', async () => {
+    const g = await makeGame(db, new Date());
+    const id = await player(g.uuid);
+    await db.query('INSERT INTO answers (participation_id, question_i, number_answer) VALUES ($1, 2, 20)', [
+      id,
+    ]);
+    // What the scoring transaction runs, in order, with the moment the statistics were asked for.
+    const steps: string[] = [];
+    const observed: Db = {
+      ...db,
+      transaction: (fn) =>
+        db.transaction((tx) => {
+          const seen: Queryable = {
+            exec: (text) => tx.exec(text),
+            query: (text, params) => {
+              steps.push(text.trim().split(/\s+/).slice(0, 4).join(' '));
+              return tx.query(text, params);
+            },
+          };
+          return fn(seen);
+        }),
+    };
+    const statistics: GameStatistics = {
+      rebuild: async () => undefined,
+      ensure: async (_db, gameId) => {
+        steps.push(`statistics of ${gameId === g.uuid ? 'the game' : gameId}`);
+      },
+    };
+    const done = new Date(g.schedule.complete.getTime() + 1);
+    expect(await scoreGameWithStatistics(observed, g.uuid, done, statistics)).toBe(true);
+    const asked = steps.indexOf('statistics of the game');
+    expect(steps.filter((s) => s.startsWith('statistics'))).toEqual(['statistics of the game']);
+    // After the answers are summed, while the statement that writes the scores runs.
+    expect(asked).toBeGreaterThan(steps.indexOf('CREATE TEMP TABLE entry_totals'));
+    expect(steps.indexOf('CREATE TEMP TABLE entry_totals')).toBeGreaterThan(0);
+    expect(steps.indexOf('WITH totals AS MATERIALIZED')).toBe(asked - 1);
+    const { rows } = await db.query<{ score: number }>('SELECT score FROM participations WHERE id = $1', [
+      id,
+    ]);
+    expect(rows).toEqual([{ score: 100 }]);
+
+    // Scored already: nothing is scored, and the statistics are still asked for.
+    steps.length = 0;
+    expect(await scoreGameWithStatistics(observed, g.uuid, done, statistics)).toBe(false);
+    expect(steps.filter((s) => s.startsWith('statistics'))).toEqual(['statistics of the game']);
   });
 });

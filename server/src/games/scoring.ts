@@ -25,7 +25,7 @@ async function planGame(tx: Queryable, gameId: string): Promise<{ plan: Question
  * percentiles, community ranks and positions, and moves the community standings along. Returns
  * the number of entries.
  */
-async function score(tx: Queryable, gameId: string): Promise<number> {
+async function score(tx: Queryable, gameId: string, answersRead?: () => void): Promise<number> {
   // Sorts and hashes over a big game's entries stay in memory (a million entries: the aggregate
   // 131-180 MB, each sort 80-95 MB), and no time goes into compiling the statements (JIT took
   // longer than running them): for this transaction only.
@@ -34,7 +34,7 @@ async function score(tx: Queryable, gameId: string): Promise<number> {
   const communityId = await gameCommunity(tx, gameId);
   await lockStandings(tx, communityId);
   const { plan, speed } = await planGame(tx, gameId);
-  return writeScores(tx, gameId, plan, speed, communityId);
+  return writeScores(tx, gameId, plan, speed, communityId, answersRead);
 }
 
 /** The points of each answer of a game as scoring counts them (they are not stored). */
@@ -76,8 +76,10 @@ export interface GameStatistics {
 
 /**
  * Scores a game due for scoring (scoreGame) while its statistics are built on a second connection
- * (decision 042): on PostgreSQL the two run on both cores at once; PGlite, one connection, runs
- * them one after the other. Resolves once both are done, with whether this call did the scoring.
+ * (decision 042). They start once scoring has read the answers (decision 043): its reading passes
+ * run on both cores, its writing statement on one, so the statistics take the other core then
+ * rather than slow the reads. PGlite, one connection, runs them after the scoring. Resolves once
+ * both are done, with whether this call did the scoring.
  */
 export async function scoreGameWithStatistics(
   db: Db,
@@ -86,10 +88,13 @@ export async function scoreGameWithStatistics(
   statistics: GameStatistics,
   after?: AfterScoring,
 ): Promise<boolean> {
-  const [scored] = await Promise.allSettled([
-    scoreGame(db, gameId, now, after),
-    statistics.ensure(db, gameId, now),
-  ]);
+  let start = () => {};
+  const built = new Promise<void>((resolve) => {
+    start = resolve;
+  }).then(() => statistics.ensure(db, gameId, now));
+  // A game this call does not score, or whose scoring fails, gets its statistics built all the same.
+  const scoring = scoreGame(db, gameId, now, after, start).finally(start);
+  const [scored] = await Promise.allSettled([scoring, built]);
   if (scored.status === 'rejected') throw scored.reason;
   return scored.value;
 }
@@ -106,9 +111,16 @@ const NO_PENDING_OUTCOME = `NOT EXISTS (SELECT 1 FROM questions q WHERE q.game_i
  * first statement flips `scored_at` with a conditional UPDATE, whose row lock makes any racing
  * process wait and then find nothing to do; all scores are written in the same transaction, so a
  * crash leaves the game unscored (state 'results') and the next tick scores it again.
+ * `answersRead` is called once the answers are read, before the scores are written.
  * Returns whether this call did the scoring.
  */
-export async function scoreGame(db: Db, gameId: string, now: Date, after?: AfterScoring): Promise<boolean> {
+export async function scoreGame(
+  db: Db,
+  gameId: string,
+  now: Date,
+  after?: AfterScoring,
+  answersRead?: () => void,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const claim = await tx.query(
       `UPDATE games SET scored_at = $2, scoring_claimed_at = $2
@@ -116,7 +128,7 @@ export async function scoreGame(db: Db, gameId: string, now: Date, after?: After
       [gameId, now],
     );
     if (claim.rows.length === 0) return false;
-    await score(tx, gameId);
+    await score(tx, gameId, answersRead);
     if (after) await after(tx, gameId);
     return true;
   });
