@@ -137,7 +137,7 @@ async function oracle(db: Queryable, gameId: string): Promise<Expected> {
 }
 
 /** What scoring wrote (and the answers' points, which it counts but does not store). */
-async function stored(db: Queryable, gameId: string): Promise<Expected> {
+async function stored(db: Db, gameId: string): Promise<Expected> {
   const points = (await gameAnswerPoints(db, gameId)).map((r) => ({
     key: `${r.participation_id}:${r.question_i}`,
     points: r.points,

@@ -1,11 +1,12 @@
 import { liveScheduleOf, loadQuestionRows } from '../core/question-queries';
 import type { Db, Queryable } from '../platform/db/database';
 import { gameCommunity, lockStandings } from './community-standings';
-import { planNeeds, planQuestions, type QuestionPlan } from './scoring-plan';
-import { answerAggregates, answerPoints, writeScores } from './scoring-sql';
+import { answerPoints, type GameScoring } from './scoring-answers';
+import { planNeeds, planQuestions } from './scoring-plan';
+import { writeScores } from './scoring-sql';
 
-/** How each question of a game scores (scoring-plan.ts), from one pass over its answers. */
-async function planGame(tx: Queryable, gameId: string): Promise<{ plan: QuestionPlan[]; speed: boolean }> {
+/** How each question of a game scores (scoring-plan.ts), once its answers' aggregates are counted. */
+async function gameScoring(tx: Queryable, gameId: string): Promise<GameScoring> {
   const game = (
     await tx.query<{ speed: boolean; standby_at: Date }>(
       'SELECT (synchronous AND speed_bonus) AS speed, standby_at FROM games WHERE id = $1',
@@ -13,15 +14,18 @@ async function planGame(tx: Queryable, gameId: string): Promise<{ plan: Question
     )
   ).rows[0]!;
   const questions = await loadQuestionRows(tx, gameId);
-  const needs = planNeeds(questions);
   const schedule = game.speed ? liveScheduleOf(new Date(game.standby_at).getTime(), questions) : null;
-  const { counts, medians } = await answerAggregates(tx, gameId, needs.countsOf, needs.mediansOf);
-  return { plan: planQuestions(questions, counts, medians, schedule), speed: game.speed };
+  return {
+    shape: planQuestions(questions, new Map(), new Map(), schedule),
+    needs: planNeeds(questions),
+    plan: ({ counts, medians }) => planQuestions(questions, counts, medians, schedule),
+    speed: game.speed,
+  };
 }
 
 /**
- * Scores a game (DESIGN §2), set-based (decision 024): a plan per question from the game's choice
- * counts and crowd medians, then one statement over all of it writes the scores, ranks,
+ * Scores a game (DESIGN §2), set-based (decisions 024, 043): a plan per question from the game's
+ * choice counts and crowd medians, then one statement over all of it writes the scores, ranks,
  * percentiles, community ranks and positions, and moves the community standings along. Returns
  * the number of entries.
  */
@@ -33,17 +37,16 @@ async function score(tx: Queryable, gameId: string, answersRead?: () => void): P
   // Before any score changes: whoever else moves this community's standings waits, or is waited for.
   const communityId = await gameCommunity(tx, gameId);
   await lockStandings(tx, communityId);
-  const { plan, speed } = await planGame(tx, gameId);
-  return writeScores(tx, gameId, plan, speed, communityId, answersRead);
+  return writeScores(tx, gameId, await gameScoring(tx, gameId), communityId, answersRead);
 }
 
 /** The points of each answer of a game as scoring counts them (they are not stored). */
 export async function gameAnswerPoints(
-  tx: Queryable,
+  db: Db,
   gameId: string,
 ): Promise<{ participation_id: number; question_i: number; points: number }[]> {
-  const { plan, speed } = await planGame(tx, gameId);
-  return answerPoints(tx, gameId, plan, speed);
+  // Its own transaction: the answers are read into a temporary table that lasts until it ends.
+  return db.transaction(async (tx) => answerPoints(tx, gameId, await gameScoring(tx, gameId)));
 }
 
 /**
