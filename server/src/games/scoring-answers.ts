@@ -1,14 +1,7 @@
 import { MAX_POINTS } from '@hunch/rules';
 import type { Queryable } from '../platform/db/database';
 import { readInParallel } from '../platform/db/read-in-parallel';
-import {
-  BY_CHOICE,
-  BY_CLOSENESS,
-  medianOfCounts,
-  type PlanNeeds,
-  type QuestionPlan,
-  ZERO,
-} from './scoring-plan';
+import { BY_CHOICE, BY_CLOSENESS, type PlanNeeds, type QuestionPlan, ZERO } from './scoring-plan';
 
 // Scoring reads a game's answers once (decision 043): each entry's answers into one row of a
 // temporary table, `entry_answers` (id, user_id, sub, old, and per question c<i> its choice, v<i> its
@@ -41,9 +34,15 @@ export interface EntryPoints {
   params: unknown[];
 }
 
-/** JavaScript's Math.round (halves up) of a float8 expression, exactly, as an int. */
-function jsRound(x: string): string {
-  return `(floor(${x}) + CASE WHEN (${x}) - floor(${x}) >= 0.5::float8 THEN 1 ELSE 0 END)::int`;
+/**
+ * JavaScript's Math.round (halves up) of a float8 expression, exactly, as an int, for 0 ≤ x < 2^50
+ * (points stay within 0..100): below 0.5 it is 0; from there the floor of x + 0.5 is the rounding
+ * (the sum is exact, or rounds within the same integer). floor(x + 0.5) alone fails at the double
+ * just below 0.5, where the sum rounds up to 1. Two references to x, not three: x is evaluated once
+ * per reference, and the points' expressions nest.
+ */
+export function jsRound(x: string): string {
+  return `(CASE WHEN (${x}) < 0.5::float8 THEN 0 ELSE floor((${x}) + 0.5::float8) END)::int`;
 }
 
 /** The columns of `entry_answers` each question needs: a choice, a number, a time. */
@@ -80,9 +79,12 @@ function entryAnswersSql(game: GameScoring): string {
 }
 
 /**
- * The choice counts and crowd medians the plan needs, from `entry_answers`: one scan counts each
- * column's values (a grouping set per column; GROUPING tells which column a row counts, and takes
- * at most 31), so a few hundred rows come back rather than an answer per entry.
+ * The choice counts and crowd medians the plan needs, from `entry_answers`, in one scan per 31
+ * columns: a grouping set per column counts its values (GROUPING tells which column a row counts,
+ * and takes at most 31 arguments), so a few hundred rows are sorted rather than an entry each. The
+ * median as rules predictTruthCrowd takes it: the middle value, or the mean of the two middle
+ * values (percentile_cont would round differently); the value at position k is the one whose run
+ * of positions [first, last] holds k.
  */
 async function entryAggregates(tx: Queryable, needs: PlanNeeds): Promise<AnswerAggregates> {
   const out: AnswerAggregates = { counts: new Map(), medians: new Map() };
@@ -90,31 +92,43 @@ async function entryAggregates(tx: Queryable, needs: PlanNeeds): Promise<AnswerA
     ...needs.countsOf.map((i) => ({ i, name: `c${i}`, median: false })),
     ...needs.mediansOf.map((i) => ({ i, name: `v${i}`, median: true })),
   ];
-  const numbers = new Map<number, { value: number; count: number }[]>();
   for (let from = 0; from < columns.length; from += 31) {
     const some = columns.slice(from, from + 31);
     const names = some.map((c) => c.name).join(', ');
-    const { rows } = await tx.query<Record<string, number | null> & { g: number; ct: number }>(
-      `SELECT GROUPING(${names}) AS g, ${names}, count(*)::float8 AS ct FROM entry_answers
-        GROUP BY GROUPING SETS (${some.map((c) => `(${c.name})`).join(', ')})`,
+    // The rows of a column's set: GROUPING's bit for it (the first column is the highest) is 0.
+    const vals = some.map((c, k) => {
+      const mask = (2 ** some.length - 1) & ~(1 << (some.length - 1 - k));
+      const [choice, value] = c.median ? ['NULL::int', c.name] : [c.name, 'NULL::float8'];
+      return `SELECT ${c.i} AS question_i, ${choice} AS choice_i, ${value} AS v, ct FROM sets
+               WHERE g = ${mask} AND ${c.name} IS NOT NULL`;
+    });
+    const { rows } = await tx.query<{ question_i: number; choice_i: number | null; value: number }>(
+      `WITH sets AS MATERIALIZED (
+         SELECT GROUPING(${names}) AS g, ${names}, count(*) AS ct FROM entry_answers
+          GROUP BY GROUPING SETS (${some.map((c) => `(${c.name})`).join(', ')})),
+       vals AS (${vals.join(' UNION ALL ')}),
+       ranked AS (
+         SELECT question_i, v, (sum(ct) OVER upto)::bigint - ct + 1 AS first, (sum(ct) OVER upto)::bigint AS last,
+                (sum(ct) OVER (PARTITION BY question_i))::bigint AS n
+           FROM vals WHERE v IS NOT NULL WINDOW upto AS (PARTITION BY question_i ORDER BY v))
+       SELECT question_i, choice_i, ct::float8 AS value FROM vals WHERE choice_i IS NOT NULL
+       UNION ALL
+       SELECT question_i, NULL,
+              CASE WHEN n % 2 = 1 THEN max(v) FILTER (WHERE n / 2 + 1 BETWEEN first AND last)
+                   ELSE (max(v) FILTER (WHERE n / 2 BETWEEN first AND last)
+                         + max(v) FILTER (WHERE n / 2 + 1 BETWEEN first AND last)) / 2 END
+         FROM ranked GROUP BY question_i, n`,
     );
     for (const r of rows) {
-      // The column of the row's set is the one whose bit is 0 (the first column is the highest bit).
-      const column = some.find((_, k) => (r.g & (1 << (some.length - 1 - k))) === 0)!;
-      const value = r[column.name];
-      if (value === null || value === undefined) continue; // the entries that did not answer
-      if (column.median) {
-        const list = numbers.get(column.i) ?? [];
-        list.push({ value, count: r.ct });
-        numbers.set(column.i, list);
+      if (r.choice_i === null) {
+        out.medians.set(r.question_i, r.value);
         continue;
       }
-      const byChoice = out.counts.get(column.i) ?? new Map<number, number>();
-      byChoice.set(value, r.ct);
-      out.counts.set(column.i, byChoice);
+      const byChoice = out.counts.get(r.question_i) ?? new Map<number, number>();
+      byChoice.set(r.choice_i, r.value);
+      out.counts.set(r.question_i, byChoice);
     }
   }
-  for (const [i, list] of numbers) out.medians.set(i, medianOfCounts(list));
   return out;
 }
 

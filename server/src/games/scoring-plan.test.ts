@@ -1,8 +1,6 @@
-import { predictTruthCrowd } from '@hunch/rules';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { QuestionRow } from '../core/question-queries';
-import { BY_CLOSENESS, medianOfCounts, planNeeds, planQuestions, ZERO } from './scoring-plan';
+import { BY_CLOSENESS, planNeeds, planQuestions, ZERO } from './scoring-plan';
 
 const predict = (over: Partial<QuestionRow>): QuestionRow => ({
   i: 0,
@@ -45,36 +43,5 @@ describe('the scoring plan of a predict question', () => {
     const voided = predict({ outcome_kind: 'pending', voided: true });
     expect(planNeeds([voided]).mediansOf).toEqual([]);
     expect(planQuestions([voided], new Map(), medians, null)[0]).toMatchObject({ mode: ZERO });
-  });
-});
-
-describe('the crowd median from counted values', () => {
-  it('is rules predictTruthCrowd of the numbers they stand for (random answers)', () => {
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.record({
-            value: fc.double({ min: -1e6, max: 1e6, noNaN: true }),
-            count: fc.integer({ min: 1, max: 5 }),
-          }),
-          {
-            minLength: 1,
-            maxLength: 30,
-          },
-        ),
-        (drawn) => {
-          // As the database counts them: one row per distinct value (0 and -0 are one value there).
-          const counted = new Map<number, number>();
-          for (const d of drawn)
-            counted.set(
-              d.value === 0 ? 0 : d.value,
-              (counted.get(d.value === 0 ? 0 : d.value) ?? 0) + d.count,
-            );
-          const values = [...counted].map(([value, count]) => ({ value, count }));
-          const all = values.flatMap((v) => Array<number>(v.count).fill(v.value));
-          expect(medianOfCounts(values)).toBe(predictTruthCrowd(all));
-        },
-      ),
-    );
   });
 });

@@ -48,26 +48,6 @@ function refusePendingTruth(q: QuestionRow): void {
     );
 }
 
-/**
- * rules predictTruthCrowd of the numbers answered, given as each distinct value with how many gave
- * it (a non-empty list): the middle value, or the mean of the two middle values.
- */
-export function medianOfCounts(values: readonly { value: number; count: number }[]): number {
-  const sorted = [...values].sort((a, b) => a.value - b.value);
-  const n = sorted.reduce((sum, v) => sum + v.count, 0);
-  // The value at 0-based position k: the one whose run of positions holds k.
-  const at = (k: number) => {
-    let seen = 0;
-    for (const v of sorted) {
-      seen += v.count;
-      if (k < seen) return v.value;
-    }
-    throw new Error(`no value at ${k} of ${n}`);
-  };
-  const mid = Math.floor(n / 2);
-  return n % 2 === 1 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
-}
-
 export function planNeeds(questions: readonly QuestionRow[]): PlanNeeds {
   const countsOf = new Set<number>();
   const mediansOf: number[] = [];
