@@ -95,7 +95,11 @@ export async function seed(db: Db, participants: number): Promise<{ gameId: stri
       [gameId],
     ),
   );
-  await timed('ANALYZE', () => db.exec('ANALYZE'));
+  // As the tables are a while after rows come in (a game's answers arrive over its schedule):
+  // vacuumed, or the first statement to read the new rows sets their hint bits and writes every
+  // page back; and checkpointed, or the seed's gigabyte of writes is flushed during the scoring.
+  await timed('VACUUM ANALYZE', () => db.exec('VACUUM ANALYZE'));
+  if (db.kind === 'postgres') await timed('CHECKPOINT', () => db.exec('CHECKPOINT'));
   return { gameId, communityId };
 }
 

@@ -49,7 +49,7 @@ function traced(tx: Queryable): Queryable {
   return {
     exec: (text) => tx.exec(text),
     async query<T>(text: string, params?: readonly unknown[]) {
-      const big = /^\s*(WITH|UPDATE|INSERT|DELETE|SELECT)/i.test(text) && text.length > 400;
+      const big = /^\s*(WITH|UPDATE|INSERT|DELETE|SELECT|CREATE)/i.test(text) && text.length > 400;
       if (explain && big) {
         await tx.exec('SET LOCAL track_io_timing = on');
         await tx.query('SAVEPOINT explained');
