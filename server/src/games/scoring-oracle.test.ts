@@ -180,6 +180,19 @@ describe.each(dbKinds)('set-based scoring against the replaced scoring on %s', (
     void: fc.boolean(),
   });
 
+  it('writes the same for games of 45-50 crowd questions (more aggregates than one scan counts)', async () => {
+    let completeAt = Date.now() - 2000 * 3_600_000;
+    await fc.assert(
+      fc.asyncProperty(randomGame(pool.length, 10, 2, true), async (spec) => {
+        completeAt += 3 * 3_600_000;
+        const gameId = await insertRandomGame(db, seriesId, spec, pool, subs, new Date(completeAt));
+        expect(await scoreGame(db, gameId, new Date(completeAt + 1))).toBe(true);
+        expect(await stored(db, gameId)).toEqual(await oracle(db, gameId));
+      }),
+      { numRuns: 3, seed: 2025 },
+    );
+  });
+
   it('writes the same points, scores, ranks, percentiles, community ranks, positions and board, also re-scored', async () => {
     let completeAt = Date.now() - 1000 * 3_600_000;
     await fc.assert(

@@ -262,13 +262,26 @@ const randomQuestion = fc.record({
   secs: fc.integer({ min: 5, max: 30 }),
 });
 
-/** A game of 1-5 questions of every kind and up to `maxEntries` of the `pool` players (distinct). */
-export function randomGame(pool: number, maxEntries = 10, subs = 2): fc.Arbitrary<RandomGame> {
+/** Guesses and crowd predictions, none voided: each needs a count or a median of its own. */
+const crowdQuestion = randomQuestion.map((q) => ({
+  ...q,
+  kind: q.kind === 'predict' ? q.kind : ('guess' as const),
+  outcomeEighths: null,
+  voided: false,
+}));
+
+/**
+ * A game of 1-5 questions of every kind (or `crowd`: 45-50 questions that each need the answers'
+ * aggregates) and up to `maxEntries` of the `pool` players (distinct).
+ */
+export function randomGame(pool: number, maxEntries = 10, subs = 2, crowd = false): fc.Arbitrary<RandomGame> {
   return fc
     .record({
       synchronous: fc.boolean(),
       speedBonus: fc.boolean(),
-      raw: fc.array(randomQuestion, { minLength: 1, maxLength: 5 }),
+      raw: crowd
+        ? fc.array(crowdQuestion, { minLength: 45, maxLength: 50 })
+        : fc.array(randomQuestion, { minLength: 1, maxLength: 5 }),
     })
     .chain(({ synchronous, speedBonus, raw }) => {
       const questions: RandomQuestion[] = raw.map((q, i) => {
