@@ -205,6 +205,7 @@ export interface ResultsFigures {
   stats_p99_ms: number;
   stats_filtered_p99_ms: number;
   community_rank_p99_ms: number;
+  query_floor_p99_ms: number;
   score_game_s: number;
   score_game_peak_rss_mb: number | null;
   score_game_stats_s: number;
@@ -251,7 +252,7 @@ export async function benchResults(db: Db, opts: { participants: number }): Prom
   ).rows[0]!.user_id;
   const game = (await findResultsGame(db, gameId, now))!;
   const middlePage = Math.max(1, Math.ceil(n / 2 / LEADERBOARD_PAGE_SIZE));
-  const [leaderboard, myRank, stats, statsFiltered, rank] = [
+  const [leaderboard, myRank, stats, statsFiltered, rank, floor] = [
     await measure(`leaderboard page ${middlePage} (with hths)`, 200, () =>
       playerBoard(db, game, bottomUser, middlePage, now),
     ),
@@ -261,9 +262,12 @@ export async function benchResults(db: Db, opts: { participants: number }): Prom
       questionStats(db, game, { kind: 'age', value: '25-34' }),
     ),
     await measure('community rank', 200, () => communityRank(db, communityId, bottomUser)),
+    // What any query costs on this engine here (a round trip; on PGlite, to its thread and back):
+    // the floor under the figures above, so the engines' ratios can be read against it.
+    await measure('a query that reads nothing (SELECT $1)', 200, () => db.query('SELECT $1::int AS x', [1])),
   ];
   console.log(`\n${'query'.padEnd(44)} ${'median ms'.padStart(10)} ${'p99 ms'.padStart(10)}`);
-  for (const t of [leaderboard, myRank, stats, statsFiltered, rank]) {
+  for (const t of [leaderboard, myRank, stats, statsFiltered, rank, floor]) {
     console.log(`${t.label.padEnd(44)} ${t.median.toFixed(2).padStart(10)} ${t.p99.toFixed(2).padStart(10)}`);
   }
   return {
@@ -273,6 +277,7 @@ export async function benchResults(db: Db, opts: { participants: number }): Prom
     stats_p99_ms: round2(stats.p99),
     stats_filtered_p99_ms: round2(statsFiltered.p99),
     community_rank_p99_ms: round2(rank.p99),
+    query_floor_p99_ms: round2(floor.p99),
     score_game_s: round2(scoring.seconds),
     score_game_peak_rss_mb: scoring.peakRssMb === undefined ? null : Math.round(scoring.peakRssMb),
     score_game_stats_s: round2(scoring.statsSeconds),
