@@ -73,6 +73,11 @@ describe('PGlite in a worker thread', () => {
         ],
       ],
       [
+        'arrays of every type PGlite parses',
+        "SELECT ARRAY[true, false] AS b, ARRAY[$1::int8] AS i8, ARRAY[1.5::float8] AS f, ARRAY[$2::timestamptz] AS at, ARRAY['{\"a\": 1}'::jsonb] AS j, ARRAY['x'::varchar] AS v, ARRAY['\\x01'::bytea] AS by",
+        [big, at],
+      ],
+      [
         'uuid and interval',
         "SELECT '5b8f2a4e-1c1d-4b7e-9a62-0d7d6c1a7f10'::uuid AS u, interval '90 minutes' AS i",
         [],
@@ -90,6 +95,13 @@ describe('PGlite in a worker thread', () => {
       const { rows } = await db.query(sql, params);
       const expected = (await local.query(sql, params)).rows;
       expect(rows).toEqual(expected);
+    });
+
+    it('gives arrays of types it has no parser for as PostgreSQL writes them (decision 044)', async () => {
+      const { rows } = await db.query<{ u: unknown; n: unknown }>(
+        "SELECT ARRAY['5b8f2a4e-1c1d-4b7e-9a62-0d7d6c1a7f10'::uuid] AS u, ARRAY[1.50::numeric] AS n",
+      );
+      expect(rows).toEqual([{ u: '{5b8f2a4e-1c1d-4b7e-9a62-0d7d6c1a7f10}', n: '{1.50}' }]);
     });
 
     it('keeps the JS types: Date, bigint beyond 2^53, Uint8Array, parsed json, strings for numeric', async () => {
