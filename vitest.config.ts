@@ -8,6 +8,8 @@ export default defineConfig({
       'server/bench/*.test.ts',
       'scripts/*.test.ts',
     ],
+    // A migrated PGlite written once, for every test file's in-memory database to start from.
+    globalSetup: ['server/src/test/pglite-snapshot.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -7,6 +7,12 @@ import { openPostgres } from '../platform/db/postgres';
 
 export type DbKind = 'pglite' | 'postgres';
 
+/**
+ * Names the file of a migrated PGlite that the test run's global setup writes (pglite-snapshot.ts)
+ * and every in-memory test database starts from; unset (a script outside Vitest), each is created.
+ */
+export const PGLITE_SNAPSHOT_ENV = 'HUNCH_TEST_PGLITE_SNAPSHOT';
+
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export const dbKinds: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
@@ -17,6 +23,9 @@ export const dbKinds: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'pos
  */
 export async function openTestDb(kind: DbKind, { migrated = true } = {}): Promise<Db> {
   if (kind === 'pglite') {
+    // A migrated database as the test run's setup left it (pglite-snapshot.ts), or a new one.
+    const snapshot = process.env[PGLITE_SNAPSHOT_ENV];
+    if (migrated && snapshot) return openPglite(undefined, { snapshot });
     const db = await openPglite();
     if (migrated) await migrate(db);
     return db;

@@ -6,19 +6,21 @@
 //   { op: 'exec', text, tx? }                     → {}
 //   { op: 'begin' }                               → { tx }     a transaction, open until its 'end'
 //   { op: 'end', tx, commit }                     → {}         COMMIT (or ROLLBACK) done
+//   { op: 'dump', file }                          → {}         the data folder written to file (tar)
 //   { op: 'close' }                               → {}         PGlite closed
 // Failures answer { error: { message, name, stack, fields } }, fields being PostgreSQL's (code,
 // constraint, detail...). Before the first request the thread posts { ready: true } or { error }.
 
 import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
 
-/** @type {{ dataDir?: string, settings: string[] }} */
-const { dataDir, settings } = workerData;
+/** @type {{ dataDir?: string, snapshot?: string, settings: string[] }} */
+const { dataDir, snapshot, settings } = workerData;
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 
 /** What PostgreSQL says about an error, kept on the Error the caller gets (see DatabaseError). */
@@ -94,12 +96,16 @@ async function keepOwnParsers(db) {
   db.parsers = Object.fromEntries(Object.entries(db.parsers).filter(([oid]) => keep.has(oid)));
 }
 
-const fresh = !dataDir || !existsSync(path.join(dataDir, 'PG_VERSION'));
+// Created here by initdb, unless it starts from a snapshot (a data folder as a tar file).
+const fresh = !snapshot && (!dataDir || !existsSync(path.join(dataDir, 'PG_VERSION')));
 /** @type {PGlite} */
 let pg;
 try {
-  pg = await PGlite.create(dataDir, {
+  // One options object: PGlite.create(undefined, options) ignores the options.
+  pg = await PGlite.create({
+    dataDir,
     startParams: [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])],
+    ...(snapshot ? { loadDataDir: new Blob([await readFile(snapshot)]) } : {}),
   });
   await keepOwnParsers(pg);
 } catch (err) {
@@ -192,6 +198,14 @@ port.on('message', async (/** @type {any} */ m) => {
         const open = txs.get(m.tx);
         if (!open) throw new Error('Transaction is closed');
         open.end(m.commit, id);
+        return;
+      }
+      case 'dump': {
+        // What the database holds only in its buffers is written to its files first.
+        await pg.exec('CHECKPOINT');
+        const tar = await pg.dumpDataDir('none');
+        await writeFile(m.file, new Uint8Array(await tar.arrayBuffer()));
+        reply(id, {});
         return;
       }
       case 'close':

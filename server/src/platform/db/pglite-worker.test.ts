@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -261,6 +261,39 @@ describe('PGlite in a worker thread on a data folder', () => {
     expect((await again.query('SELECT v FROM kept')).rows).toEqual([{ v: 'written' }]);
     expect((await again.query('SHOW shared_buffers')).rows).toEqual([{ shared_buffers: '32MB' }]);
     await again.close();
+  });
+
+  it('starts from a snapshot as the database it was written from was, with the same settings in memory', async () => {
+    const file = path.join(dir, 'snapshot.tar');
+    const source = await openPglite();
+    await source.exec('CREATE TABLE snap (v text)');
+    await source.transaction(async (tx) => {
+      await tx.query('INSERT INTO snap VALUES ($1)', ['committed']);
+    });
+    await source.snapshotTo(file);
+    await source.query('INSERT INTO snap VALUES ($1)', ['after the snapshot']);
+    await source.close();
+
+    const [a, b] = [
+      await openPglite(undefined, { snapshot: file }),
+      await openPglite(undefined, { snapshot: file }),
+    ];
+    await a.query('INSERT INTO snap VALUES ($1)', ['only in a']);
+    expect((await a.query('SELECT v FROM snap ORDER BY v')).rows).toEqual([
+      { v: 'committed' },
+      { v: 'only in a' },
+    ]);
+    expect((await b.query('SELECT v FROM snap')).rows).toEqual([{ v: 'committed' }]);
+    // The thread's settings apply to a database in memory too (PGlite ignored them once).
+    expect((await b.query('SHOW shared_buffers')).rows).toEqual([{ shared_buffers: '32MB' }]);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('refuses a snapshot that is missing or not one, with the reason', async () => {
+    await expect(openPglite(undefined, { snapshot: path.join(dir, 'none.tar') })).rejects.toThrow(/ENOENT/);
+    const notTar = path.join(dir, 'not-a-snapshot.tar');
+    await writeFile(notTar, 'hello');
+    await expect(openPglite(undefined, { snapshot: notTar })).rejects.toThrow();
   });
 
   it('keeps no process alive while idle', async () => {
