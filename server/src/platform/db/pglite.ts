@@ -234,7 +234,7 @@ export interface PgliteDb extends Db {
  * Embedded PostgreSQL (WASM) in a worker thread of its own, so its queries run beside the server's
  * event loop rather than on it. `dataDir` undefined keeps everything in memory (tests).
  * `snapshot`, a file written by snapshotTo, starts the database as that one was instead of creating
- * it: 0.4 s against 2.2–2.7 s for initdb (docs/decisions/045; the tests' migrated databases).
+ * it: 0.4–0.65 s against 2.2–2.7 s for initdb (docs/decisions/045; the tests' migrated databases).
  */
 export async function openPglite(
   dataDir?: string,
