@@ -9,7 +9,8 @@ export default defineConfig({
       'scripts/*.test.ts',
     ],
     // A migrated PGlite written once, for every test file's in-memory database to start from.
-    globalSetup: ['server/src/test/pglite-snapshot.ts'],
+    // And a folder for the browser tests' DATA_DIR templates (e2e/src/harness/data-dir-template.ts).
+    globalSetup: ['server/src/test/pglite-snapshot.ts', 'e2e/src/harness/data-dir-template.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

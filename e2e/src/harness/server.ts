@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { copyTemplate } from './data-dir-template';
 import { assertWebBuilt, repoRoot, webDist } from './paths';
 
 export interface StartServerOptions {
@@ -67,27 +68,32 @@ process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
 
+/** The server's environment: PGlite in `dataDir`, demo content as `options.seed` says. */
+function serverEnv(port: number, dataDir: string, options: StartServerOptions): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SEED_DEMO: options.seed ? '1' : '0',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: webDist,
+    // The embedded database and in-process realtime, whatever the developer's shell says.
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    // The tests register many players from one address: only the server tests meet the real limits.
+    LIMIT_REGISTRATIONS_PER_HOUR: '1000000',
+    LIMIT_FIELD_CHECKS_PER_MINUTE: '1000000',
+    LIMIT_PICTURES_PER_MINUTE: '1000000',
+    LIMIT_IMPORTS_PER_HOUR: '1000000',
+    ...options.env,
+  };
+}
+
 function spawnServer(port: number, dataDir: string, options: StartServerOptions) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SEED_DEMO: options.seed ? '1' : '0',
-      LOG_LEVEL: 'warn',
-      WEB_DIST: webDist,
-      // The embedded database and in-process realtime, whatever the developer's shell says.
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      // The tests register many players from one address: only the server tests meet the real limits.
-      LIMIT_REGISTRATIONS_PER_HOUR: '1000000',
-      LIMIT_FIELD_CHECKS_PER_MINUTE: '1000000',
-      LIMIT_PICTURES_PER_MINUTE: '1000000',
-      LIMIT_IMPORTS_PER_HOUR: '1000000',
-      ...options.env,
-    },
+    env: serverEnv(port, dataDir, options),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(child);
@@ -129,7 +135,7 @@ async function waitReady(
 
 /**
  * Starts the real server (`node --import tsx server/src/main.ts`) on a free port with its own
- * temporary DATA_DIR, and resolves once GET /api/community_search answers 200.
+ * temporary DATA_DIR (a copy of the run's template, data-dir-template.ts), and resolves once GET /api/community_search answers 200.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   assertWebBuilt();
@@ -137,6 +143,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Another process may take the probed port before the server binds it; then try a new one.
   for (let attempt = 1; ; attempt++) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'hunch-e2e-'));
+    // The run's folder with (or without) the demo content, made once; extra env is the test's.
+    await copyTemplate(options.seed ?? false, dataDir, (p, d) => serverEnv(p, d, { seed: options.seed }));
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const { child, output } = spawnServer(port, dataDir, options);
