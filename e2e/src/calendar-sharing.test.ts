@@ -71,7 +71,16 @@ describe('calendar and sharing: pictures, Add to calendar, the feed, Share and i
   afterAll(() => context?.close());
 
   const screen = journey('calendar-sharing', () => ({ user: page }));
-  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  // Bounded: a clipboard read that never settles would otherwise hold the screen until vitest's timeout.
+  const clipboard = () =>
+    page.evaluate(() =>
+      Promise.race([
+        navigator.clipboard.readText(),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('the clipboard was not read within 10 s')), 10_000),
+        ),
+      ]),
+    );
   const bytesOf = async (url: string) => {
     const res = await page.request.get(url);
     expect([url, res.status()]).toEqual([url, 200]);

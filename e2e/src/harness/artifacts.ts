@@ -4,6 +4,10 @@ import type { Page } from 'playwright-core';
 import { DESKTOP, PHONE, SMALL_PHONE } from './browser';
 import { artifactsDir } from './paths';
 
+/** How long a failure's screenshot and HTML may take, per page (the journey's watchdog leaves 15 s). */
+const CAPTURE_MS = 6_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const safeName = (name: string) => name.replace(/[^\w.-]+/g, '_');
 
 /**
@@ -20,7 +24,7 @@ export async function settle(page: Page): Promise<void> {
       await sleep(50);
     }
     for (const img of document.images) if (img.loading === 'lazy') img.loading = 'eager';
-    await document.fonts.ready;
+    await Promise.race([document.fonts.ready, sleep(5_000)]);
     const pending = [...document.images].filter((img) => !img.complete);
     const done = (img: HTMLImageElement) =>
       new Promise((r) => {
@@ -28,7 +32,11 @@ export async function settle(page: Page): Promise<void> {
         img.addEventListener('error', r, { once: true });
       });
     await Promise.race([Promise.all(pending.map(done)), sleep(5_000)]);
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    // Two frames, so the images are painted; bounded, as a page that draws no frames would hang here.
+    await Promise.race([
+      new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+      sleep(2_000),
+    ]);
   });
 }
 
@@ -70,11 +78,20 @@ export async function withFailureCapture<T>(page: Page, name: string, body: () =
     return await body();
   } catch (err) {
     const saved: string[] = [];
-    try {
+    const capture = async () => {
       saved.push(await saveScreenshot(page, `failure-${name}`));
       const html = path.join(artifactsDir, `failure-${safeName(name)}.html`);
       await writeFile(html, await page.content());
       saved.push(html);
+    };
+    try {
+      // Bounded: a page that stalled the screen may not answer page.content() either.
+      await Promise.race([
+        capture(),
+        sleep(CAPTURE_MS).then(() => {
+          throw new Error(`the page did not answer within ${CAPTURE_MS / 1000} s`);
+        }),
+      ]);
     } catch (captureErr) {
       saved.push(`(capture failed: ${captureErr instanceof Error ? captureErr.message : captureErr})`);
     }

@@ -4,6 +4,24 @@ import { withFailureCapture } from './artifacts';
 
 /** One screen's time: a few server-checked fields or page loads on a busy machine. */
 const SCREEN_TIMEOUT_MS = 120_000;
+/**
+ * A screen still running this long before its timeout is failed by the journey itself: vitest's
+ * own timeout abandons the body, so nothing would say what the page showed. A stall comes from a
+ * wait Playwright does not time (page.evaluate, the clipboard), never from a locator.
+ */
+const STALL_MARGIN_MS = 15_000;
+
+/** Rejects after `ms` unless cancelled: the watchdog of one screen. */
+export function stallAfter(ms: number, title: string): { stalled: Promise<never>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`"${title}" was still waiting after ${ms / 1000} s (an untimed wait stalled)`)),
+      ms,
+    );
+  });
+  return { stalled, cancel: () => clearTimeout(timer) };
+}
 
 export interface ScreenOptions {
   /** Overrides the 120 s a screen may take. */
@@ -26,13 +44,15 @@ export type Screen = (title: string, body: () => Promise<void>, options?: Screen
 export function journey(name: string, pages: () => Record<string, Page>): Screen {
   let failed: string | undefined;
   return (title, body, options = {}) => {
+    const limit = options.timeout ?? SCREEN_TIMEOUT_MS;
     it(
       title,
       async (ctx) => {
         if (failed && !options.always) ctx.skip(`skipped: an earlier screen failed (${failed})`);
+        const watchdog = stallAfter(limit - STALL_MARGIN_MS, title);
         // Each page wraps the next, so every one of them is captured whichever throws.
         const captured = Object.entries(pages());
-        let run = body;
+        let run = () => Promise.race([body(), watchdog.stalled]);
         for (const [label, page] of captured) {
           const inner = run;
           const file = [name, captured.length > 1 ? label : '', title].filter(Boolean).join('-');
@@ -43,9 +63,11 @@ export function journey(name: string, pages: () => Record<string, Page>): Screen
         } catch (err) {
           failed ??= title;
           throw err;
+        } finally {
+          watchdog.cancel();
         }
       },
-      options.timeout ?? SCREEN_TIMEOUT_MS,
+      limit,
     );
   };
 }

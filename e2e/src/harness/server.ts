@@ -135,7 +135,8 @@ async function waitReady(
 
 /**
  * Starts the real server (`node --import tsx server/src/main.ts`) on a free port with its own
- * temporary DATA_DIR (a copy of the run's template, data-dir-template.ts), and resolves once GET /api/community_search answers 200.
+ * temporary DATA_DIR (a copy of the run's template, data-dir-template.ts), and resolves once
+ * GET /api/community_search answers 200.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   assertWebBuilt();
@@ -144,7 +145,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   for (let attempt = 1; ; attempt++) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'hunch-e2e-'));
     // The run's folder with (or without) the demo content, made once; extra env is the test's.
-    await copyTemplate(options.seed ?? false, dataDir, (p, d) => serverEnv(p, d, { seed: options.seed }));
+    await copyTemplate(options.seed ?? false, dataDir, (p, d) =>
+      serverEnv(p, d, { seed: options.seed }),
+    ).catch(async (err: unknown) => {
+      await rm(dataDir, { recursive: true, force: true });
+      throw err;
+    });
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const { child, output } = spawnServer(port, dataDir, options);
