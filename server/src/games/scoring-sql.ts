@@ -32,8 +32,12 @@ export async function writeScores(
     gameId,
     game,
     3,
-    (points) =>
-      tx.query<{ n: number }>(
+    async (points) => {
+      // The entries are updated through their primary key in id order (a merge with the figures,
+      // sorted by id anyway) rather than through a hash of every entry the planner builds first:
+      // a game of a million entries scored in 10.1-10.9 s against 11.0-11.1 s. For this statement only.
+      await tx.exec('SET LOCAL enable_hashjoin = off');
+      const written = await tx.query<{ n: number }>(
         // Each entry's total, from its row of answers (scoring-answers.ts). The totals are read four
         // times: once into memory (a temporary table's buffers are 8 MB).
         `WITH totals AS MATERIALIZED (
@@ -62,7 +66,10 @@ export async function writeScores(
      ${standingsMoves('totals', '$2::int')}
      SELECT count(*)::int AS n FROM totals`,
         [gameId, communityId, ...points.params],
-      ),
+      );
+      await tx.exec('SET LOCAL enable_hashjoin TO DEFAULT');
+      return written;
+    },
     answersRead,
   );
   await dropEmptyCounts(tx, communityId);
