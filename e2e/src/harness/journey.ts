@@ -49,7 +49,7 @@ export function journey(name: string, pages: () => Record<string, Page>): Screen
       title,
       async (ctx) => {
         if (failed && !options.always) ctx.skip(`skipped: an earlier screen failed (${failed})`);
-        const watchdog = stallAfter(limit - STALL_MARGIN_MS, title);
+        const watchdog = stallAfter(Math.max(limit - STALL_MARGIN_MS, limit / 2), title);
         // Each page wraps the next, so every one of them is captured whichever throws.
         const captured = Object.entries(pages());
         let run = () => Promise.race([body(), watchdog.stalled]);

@@ -190,15 +190,17 @@ export async function communityRankRow(
   communityId: number,
   userId: number,
 ): Promise<CommunityRankRow | undefined> {
+  // The counts summed for the one row found, rather than joined to it and grouped: less to plan
+  // and to run (on PGlite, 20,000 players: 0.10 + 0.12 ms against 0.15 + 0.21 ms).
   const { rows } = await db.query<CommunityRankRow>(
-    `SELECT st.score AS s, st.games,
-            COALESCE(sum(h.players) FILTER (WHERE h.score > st.score), 0)::int AS higher,
-            COALESCE(sum(h.players) FILTER (WHERE h.score < st.score), 0)::int AS lower,
-            COALESCE(sum(h.players), 0)::int AS players
+    `SELECT st.score AS s, st.games, h.higher, h.lower, h.players
        FROM community_standings st
-       LEFT JOIN community_score_counts h ON h.community_id = st.community_id
-      WHERE st.community_id = $1 AND st.user_id = $2
-      GROUP BY st.score, st.games`,
+       CROSS JOIN LATERAL (
+         SELECT COALESCE(sum(players) FILTER (WHERE score > st.score), 0)::int AS higher,
+                COALESCE(sum(players) FILTER (WHERE score < st.score), 0)::int AS lower,
+                COALESCE(sum(players), 0)::int AS players
+           FROM community_score_counts WHERE community_id = $1) h
+      WHERE st.community_id = $1 AND st.user_id = $2`,
     [communityId, userId],
   );
   return rows[0];
